@@ -51,13 +51,10 @@ irdl.dialect @ascend {
   // GE type Variable on DNN_VM_GE_LOCAL
   irdl.operation @variable {
     %ctrl = irdl.base @ascend::@ctrl
-    %in_x_r = irdl.base "!builtin.tensor"
-    %in_x_u = irdl.base "!builtin.unranked_tensor"
-    %in_x = irdl.any_of(%in_x_r, %in_x_u)
     %out_y_r = irdl.base "!builtin.tensor"
     %out_y_u = irdl.base "!builtin.unranked_tensor"
     %out_y = irdl.any_of(%out_y_r, %out_y_u)
-    irdl.operands(x: optional %in_x, ctrl_in: variadic %ctrl)
+    irdl.operands(ctrl_in: variadic %ctrl)
     irdl.results(y: %out_y, ctrl: %ctrl)
   }
 
