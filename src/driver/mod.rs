@@ -181,6 +181,7 @@ impl<'a> Driver<'a> {
         diagnostics.extend(collector.take());
         match expected {
             Some(mut expected) => {
+                verify::strip_current_operation_notes(&mut diagnostics);
                 let errors = verify::verify(&mut expected, &diagnostics);
                 self.print(&errors);
                 ok = errors.is_empty();

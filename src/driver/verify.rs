@@ -235,6 +235,20 @@ pub fn verify(expected: &mut [Expected], diagnostics: &[Diag]) -> Vec<Diag> {
     errors
 }
 
+/// The note MLIR's verifier attaches to every op diagnostic. `mlir-opt` turns it off
+/// under `--verify-diagnostics` (`printOpOnDiagnostic(false)`), which the C API cannot;
+/// dropping it here gives the same behaviour.
+const OP_NOTE_PREFIX: &str = "see current operation: ";
+
+/// Removes the "see current operation" notes from `diagnostics`.
+pub fn strip_current_operation_notes(diagnostics: &mut [Diag]) {
+    for diag in diagnostics {
+        diag.notes
+            .retain(|note| !note.message.starts_with(OP_NOTE_PREFIX));
+        strip_current_operation_notes(&mut diag.notes);
+    }
+}
+
 fn flatten(diag: &Diag, into: &mut Vec<Diag>) {
     let mut head = diag.clone();
     head.notes.clear();

@@ -42,7 +42,7 @@ pub fn add_pipeline(manager: OperationPassManager<'_, '_>, elements: &str) -> Re
     } else if message.is_empty() {
         Err(format!("failed to parse pass pipeline '{elements}'"))
     } else {
-        Err(message)
+        Err(message.trim_end().to_owned())
     }
 }
 

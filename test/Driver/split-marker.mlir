@@ -1,0 +1,26 @@
+// Tests --split-input-file=<marker>: a custom marker splits and joins the output, and the
+// default marker is then an ordinary comment.
+// RUN: ge-opt %s '--split-input-file=// =====' --ascend-topo-order | FileCheck %s
+// RUN: ge-opt %s -split-input-file='// =====' | FileCheck %s --check-prefix=COUNT
+
+// CHECK:      {name = "one", topo_id = 0 : i64}
+// CHECK:      // =====
+// CHECK-NEXT: module {
+// CHECK:      {name = "two", topo_id = 0 : i64}
+// CHECK:      {name = "three", topo_id = 1 : i64}
+// CHECK-NOT:  // =====
+
+// COUNT-COUNT-2: module {
+// COUNT-NOT:     module {
+
+func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %a:2 = "ascend.add"(%arg0, %arg0) {name = "one"} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  return %a#0 : tensor<4xf32>
+}
+// =====
+func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %a:2 = "ascend.add"(%arg0, %arg0) {name = "two"} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+// -----
+  %b:2 = "ascend.add"(%a#0, %a#0) {name = "three"} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  return %b#0 : tensor<4xf32>
+}
