@@ -151,7 +151,11 @@ pub fn file_location(location: Location) -> Option<FileLoc> {
     if location.is_file_line_col_range() {
         let file = location.file_line_col_range_filename();
         return Some(FileLoc {
-            file: file.as_string_ref().as_str().unwrap_or("<invalid utf-8>").to_owned(),
+            file: file
+                .as_string_ref()
+                .as_str()
+                .unwrap_or("<invalid utf-8>")
+                .to_owned(),
             line: location.file_line_col_range_start_line(),
             column: location.file_line_col_range_start_column(),
         });

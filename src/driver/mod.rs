@@ -53,6 +53,8 @@ pub struct Config {
     pub statistics: bool,
     pub print_debuginfo: bool,
     pub disable_threading: bool,
+    /// Accept operations of unknown dialects (`mlir-opt --allow-unregistered-dialect`).
+    pub allow_unregistered_dialect: bool,
     pub pipeline: Pipeline,
 }
 
@@ -112,6 +114,9 @@ impl<'a> Driver<'a> {
         let context = new_context();
         if self.config.disable_threading {
             context.enable_multi_threading(false);
+        }
+        if self.config.allow_unregistered_dialect {
+            context.set_allow_unregistered_dialects(true);
         }
         let collector = DiagnosticCollector::attach(&context);
         let chunks = match &self.config.split_marker {
@@ -188,7 +193,9 @@ impl<'a> Driver<'a> {
             }
             None => {
                 self.print(&diagnostics);
-                ok &= !diagnostics.iter().any(|diag| diag.severity == Severity::Error);
+                ok &= !diagnostics
+                    .iter()
+                    .any(|diag| diag.severity == Severity::Error);
             }
         }
         Ok((output, ok))
@@ -233,7 +240,10 @@ impl<'a> Driver<'a> {
         let result = manager.run(&mut module);
         self.flush(collector, diagnostics);
         if result.is_err() {
-            if !diagnostics.iter().any(|diag| diag.severity == Severity::Error) {
+            if !diagnostics
+                .iter()
+                .any(|diag| diag.severity == Severity::Error)
+            {
                 diagnostics.push(Diag {
                     severity: Severity::Error,
                     location: None,
@@ -280,10 +290,11 @@ impl<'a> Driver<'a> {
                 module.ok_or(ChunkError::Failed)
             }
             Format::Ge => {
-                let module = syntax::import_ge(context, &chunk.padded(), name).map_err(|error| {
-                    eprintln!("{error}");
-                    ChunkError::Failed
-                })?;
+                let module =
+                    syntax::import_ge(context, &chunk.padded(), name).map_err(|error| {
+                        eprintln!("{error}");
+                        ChunkError::Failed
+                    })?;
                 // MLIR's parser verifies what it parses; an imported module is verified
                 // here, before any pass (IRDL checks operand/result counts and types).
                 if module.as_operation().verify() {

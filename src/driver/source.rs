@@ -49,7 +49,10 @@ pub fn read_input(path: &str) -> Result<Input, String> {
             .iter()
             .rposition(|&byte| byte == b'\n')
             .map_or(0, |newline| newline + 1);
-        let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() + 1;
+        let column = String::from_utf8_lossy(&valid[line_start..])
+            .chars()
+            .count()
+            + 1;
         format!("{name}:{line}:{column}: error: input is not valid UTF-8")
     })?;
     Ok(Input {
@@ -94,12 +97,7 @@ pub fn parse_named_buffer<'c>(
 
 /// Rewrites every location (of operations and block arguments) under `root` that names
 /// file `from` so that it names `to`.
-fn rename_locations<'c>(
-    context: &'c Context,
-    root: OperationRefMut<'c, '_>,
-    from: &str,
-    to: &str,
-) {
+fn rename_locations<'c>(context: &'c Context, root: OperationRefMut<'c, '_>, from: &str, to: &str) {
     let mut stack = vec![root];
     while let Some(mut operation) = stack.pop() {
         let renamed = rename(context, operation.location(), from, to);
@@ -166,4 +164,54 @@ fn rename<'c>(context: &'c Context, location: Location<'c>, from: &str, to: &str
         return Location::fused(context, &parts, location.fused_metadata());
     }
     location
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{dialect::new_context, driver::split::Chunk};
+    use melior::ir::{operation::OperationPrintingFlags, Module};
+
+    fn printed_with_locations(module: &Module) -> String {
+        module
+            .as_operation()
+            .to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(true, false))
+            .unwrap()
+    }
+
+    #[test]
+    fn named_buffers_keep_their_name_and_line_numbers() {
+        let context = new_context();
+        let collector = DiagnosticCollector::attach(&context);
+        let chunk = Chunk {
+            text: "func.func @f(%arg0: i32) {\n  return\n}\nfunc.func @g() {\n  return\n}\n",
+            first_line: 7,
+        };
+        let module = parse_named_buffer(&context, &collector, &chunk.padded(), "x.mlir")
+            .unwrap()
+            .expect("parses");
+        let text = printed_with_locations(&module);
+        assert!(text.contains(r#"loc("x.mlir":7:1)"#), "{text}");
+        assert!(
+            text.contains(r#"loc("x.mlir":7:14)"#),
+            "block argument: {text}"
+        );
+        assert!(text.contains(r#"loc("x.mlir":11:3)"#), "{text}");
+        assert!(!text.contains("ge-opt-"), "temporary name leaked: {text}");
+        assert!(collector.take().is_empty());
+    }
+
+    #[test]
+    fn named_buffer_diagnostics_use_the_name() {
+        let context = new_context();
+        let collector = DiagnosticCollector::attach(&context);
+        let module = parse_named_buffer(&context, &collector, "\n\n  bogus", "<stdin>").unwrap();
+        assert!(module.is_none());
+        let diags = collector.take();
+        let location = diags[0].location.clone().expect("a file position");
+        assert_eq!(
+            (location.file.as_str(), location.line, location.column),
+            ("<stdin>", 3, 3)
+        );
+    }
 }

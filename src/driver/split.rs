@@ -28,9 +28,8 @@ pub fn split_input<'a>(input: &'a str, marker: &str) -> Vec<Chunk<'a>> {
     let mut chunks = Vec::new();
     let mut start = 0;
     let mut first_line = 1;
-    let mut line_number = 1;
     let mut offset = 0;
-    for line in input.split_inclusive('\n') {
+    for (index, line) in input.split_inclusive('\n').enumerate() {
         let next = offset + line.len();
         if line.trim_start().starts_with(marker) {
             chunks.push(Chunk {
@@ -38,10 +37,10 @@ pub fn split_input<'a>(input: &'a str, marker: &str) -> Vec<Chunk<'a>> {
                 first_line,
             });
             start = next;
-            first_line = line_number + 1;
+            // `index` is 0-based: the line after the marker is line `index + 2`.
+            first_line = index + 2;
         }
         offset = next;
-        line_number += 1;
     }
     chunks.push(Chunk {
         text: &input[start..],

@@ -33,7 +33,11 @@ pub struct Expected {
 
 /// Parses the directives of `text`, whose first line is line `first_line` of `file`.
 /// Malformed directives are returned as error diagnostics.
-pub fn parse_expected(text: &str, file: &str, first_line: usize) -> Result<Vec<Expected>, Vec<Diag>> {
+pub fn parse_expected(
+    text: &str,
+    file: &str,
+    first_line: usize,
+) -> Result<Vec<Expected>, Vec<Diag>> {
     let mut expected: Vec<Expected> = Vec::new();
     let mut errors = Vec::new();
     let mut below: Vec<usize> = Vec::new();
@@ -125,8 +129,7 @@ fn parse_line(line: &str) -> Option<Result<ParsedDirective, (usize, String)>> {
         let start = search + found;
         search = start + 1;
         let after = &line[start + "expected-".len()..];
-        let Some((kind, severity)) = KINDS.iter().find(|(kind, _)| after.starts_with(kind))
-        else {
+        let Some((kind, severity)) = KINDS.iter().find(|(kind, _)| after.starts_with(kind)) else {
             continue;
         };
         let rest = &after[kind.len()..];
@@ -141,9 +144,11 @@ fn parse_line(line: &str) -> Option<Result<ParsedDirective, (usize, String)>> {
         if !rest.starts_with(['@', '{']) {
             continue;
         }
-        return Some(parse_directive_tail(rest, kind).map(|(designator, message)| {
-            (column, *severity, designator, message)
-        }).map_err(|error| (column, error)));
+        return Some(
+            parse_directive_tail(rest, kind)
+                .map(|(designator, message)| (column, *severity, designator, message))
+                .map_err(|error| (column, error)),
+        );
     }
     None
 }
@@ -179,7 +184,9 @@ fn parse_directive_tail(rest: &str, kind: &str) -> Result<(Designator, String), 
     let body = rest
         .strip_prefix("{{")
         .and_then(|body| body.strip_suffix("}}"))
-        .ok_or_else(|| format!("expected-{kind} needs its message as '{{{{...}}}}' at the end of the line"))?;
+        .ok_or_else(|| {
+            format!("expected-{kind} needs its message as '{{{{...}}}}' at the end of the line")
+        })?;
     Ok((designator, body.to_owned()))
 }
 
@@ -314,7 +321,10 @@ c
             1,
         )
         .unwrap();
-        assert_eq!(lines(&expected), vec![(Severity::Error, ExpectedLine::Dangling, "x")]);
+        assert_eq!(
+            lines(&expected),
+            vec![(Severity::Error, ExpectedLine::Dangling, "x")]
+        );
     }
 
     #[test]

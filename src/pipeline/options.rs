@@ -94,7 +94,10 @@ impl PassOptions {
         let mut values = BTreeMap::new();
         for spec in info.options {
             let value = spec.kind.parse(spec.default).map_err(|error| {
-                format!("pass '{}': bad default for '{}': {error}", info.flag, spec.name)
+                format!(
+                    "pass '{}': bad default for '{}': {error}",
+                    info.flag, spec.name
+                )
             })?;
             values.insert(spec.name, value);
         }
@@ -173,8 +176,7 @@ impl PassOptions {
     /// Registers a statistic (shown by `--mlir-pass-statistics`) for this pass instance.
     /// Names follow MLIR's style: `num-ops-numbered`.
     pub fn statistic(&self, name: &'static str, description: &'static str) -> Statistic {
-        self.statistics
-            .register(self.instance, name, description)
+        self.statistics.register(self.instance, name, description)
     }
 
     /// Wraps a [`RustPass`] into the MLIR pass for this row (name, flag and description
@@ -231,7 +233,9 @@ pub fn parse_assignments(text: &str) -> Result<Vec<(String, Option<String>)>, St
             .unwrap_or(rest.len());
         let name = &rest[..name_end];
         if name.is_empty() || name.contains(['"', '{', '}']) {
-            return Err(format!("malformed option list '{text}': expected an option name"));
+            return Err(format!(
+                "malformed option list '{text}': expected an option name"
+            ));
         }
         rest = &rest[name_end..];
         let Some(after_eq) = rest.strip_prefix('=') else {

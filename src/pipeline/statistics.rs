@@ -86,10 +86,10 @@ impl PassStatistics {
     /// The report in MLIR's list format; empty when no pass registered a statistic.
     pub fn render(&self) -> String {
         let instances = self.lock();
-        let rule = "===-------------------------------------------------------------------------===";
-        let mut out = format!(
-            "{rule}\n                         ... Pass statistics report ...\n{rule}\n"
-        );
+        let rule =
+            "===-------------------------------------------------------------------------===";
+        let mut out =
+            format!("{rule}\n                         ... Pass statistics report ...\n{rule}\n");
         let mut any = false;
         for instance in instances.iter().filter(|i| !i.statistics.is_empty()) {
             any = true;

@@ -91,7 +91,10 @@ pub fn parse_element(text: &str) -> Result<Element<'_>, String> {
         .ok_or_else(|| format!("unclosed '{open}' in '{text}'"))?;
     let trailing = rest[inner_end + 1..].trim();
     if !trailing.is_empty() {
-        return Err(format!("unexpected '{trailing}' after '{}'", &rest[..=inner_end]));
+        return Err(format!(
+            "unexpected '{trailing}' after '{}'",
+            &rest[..=inner_end]
+        ));
     }
     let inner = &rest[1..inner_end];
     Ok(if open == '{' {
@@ -131,9 +134,8 @@ fn matching_close(text: &str, open: char, close: char) -> Option<usize> {
 /// Strips the mandatory anchor of a whole pipeline: `builtin.module(body)` -> `body`.
 pub fn strip_anchor<'a>(text: &'a str, anchor: &str) -> Result<&'a str, String> {
     let trimmed = text.trim();
-    let hint = || {
-        format!("expected the pass pipeline to be wrapped in '{anchor}(...)', got '{trimmed}'")
-    };
+    let hint =
+        || format!("expected the pass pipeline to be wrapped in '{anchor}(...)', got '{trimmed}'");
     let elements = split_top_level(trimmed)?;
     match elements.as_slice() {
         [only] => match parse_element(only)? {
@@ -154,10 +156,8 @@ mod tests {
     #[test]
     fn splits_only_top_level_commas() {
         assert_eq!(
-            split_top_level(
-                r#"canonicalize, func.func(cse, a{x=1,y="p,q"}),b{l={1,2}} ,c"#
-            )
-            .unwrap(),
+            split_top_level(r#"canonicalize, func.func(cse, a{x=1,y="p,q"}),b{l={1,2}} ,c"#)
+                .unwrap(),
             vec![
                 "canonicalize",
                 r#"func.func(cse, a{x=1,y="p,q"})"#,
@@ -213,8 +213,16 @@ mod tests {
             strip_anchor(" builtin.module(cse, a) ", "builtin.module").unwrap(),
             "cse, a"
         );
-        assert_eq!(strip_anchor("builtin.module()", "builtin.module").unwrap(), "");
-        for bad in ["cse", "func.func(cse)", "builtin.module(cse), cse", "builtin.module{x}"] {
+        assert_eq!(
+            strip_anchor("builtin.module()", "builtin.module").unwrap(),
+            ""
+        );
+        for bad in [
+            "cse",
+            "func.func(cse)",
+            "builtin.module(cse), cse",
+            "builtin.module{x}",
+        ] {
             let error = strip_anchor(bad, "builtin.module").unwrap_err();
             assert!(error.contains("builtin.module(...)"), "{bad}: {error}");
         }

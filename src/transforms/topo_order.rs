@@ -106,7 +106,12 @@ impl TopoOrder {
         }
         let mut next = self.start;
         function.walk_mut(WalkOrder::PreOrder, |mut op| {
-            if op.name().as_string_ref().as_str().is_ok_and(|name| name.starts_with("ascend.")) {
+            if op
+                .name()
+                .as_string_ref()
+                .as_str()
+                .is_ok_and(|name| name.starts_with("ascend."))
+            {
                 let id = integer_attribute(op.context(), 64, next);
                 op.set_discardable_attribute(TOPO_ID, id);
                 next += 1;
@@ -121,4 +126,81 @@ impl TopoOrder {
 
 fn is_named(operation: &OperationRefMut<'_, '_>, name: &str) -> bool {
     operation.name().as_string_ref().as_str() == Ok(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{
+        dialect::new_context,
+        ir::pass_manager::module_pass_manager,
+        pipeline::{PassStatistics, Pipeline},
+    };
+    use melior::ir::{
+        attribute::IntegerAttribute,
+        operation::{OperationLike, WalkOrder, WalkResult},
+        Module,
+    };
+
+    const GRAPH: &str = r#"
+func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %a:2 = "ascend.add"(%arg0, %arg0) {name = "a"} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  %b:2 = "ascend.add"(%a#0, %a#0, %a#1) {name = "b"} : (tensor<4xf32>, tensor<4xf32>, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
+  return %b#0 : tensor<4xf32>
+}
+func.func private @sub(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %s:2 = "ascend.add"(%arg0, %arg0) {name = "s"} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  return %s#0 : tensor<4xf32>
+}
+"#;
+
+    /// (op name, topo_id) of every op carrying a topo_id, in walk order.
+    fn ids(module: &Module) -> Vec<(String, i64)> {
+        let mut found = Vec::new();
+        module.as_operation().walk(WalkOrder::PreOrder, |op| {
+            if let Ok(id) = op.attribute(super::TOPO_ID) {
+                let id = IntegerAttribute::try_from(id).expect("an integer").value();
+                found.push((op.name().as_string_ref().as_str().unwrap().to_owned(), id));
+            }
+            WalkResult::Advance
+        });
+        found
+    }
+
+    #[test]
+    fn numbers_ascend_ops_per_function_and_counts_them() {
+        let context = new_context();
+        let mut module = Module::parse(&context, GRAPH).expect("test IR parses");
+        let manager = module_pass_manager(&context);
+        let statistics = PassStatistics::default();
+        Pipeline::from_flags(&["ascend-topo-order=start-id=3"])
+            .unwrap()
+            .add_to(&manager, &statistics)
+            .unwrap();
+        manager.run(&mut module).expect("pass succeeds");
+        let add = "ascend.add".to_owned();
+        assert_eq!(
+            ids(&module),
+            vec![(add.clone(), 3), (add.clone(), 4), (add, 3)]
+        );
+        let report = statistics.render();
+        assert!(report.contains("(S) 3 num-ops-numbered"), "{report}");
+        assert!(report.contains("(S) 2 num-functions"), "{report}");
+        assert!(module.as_operation().verify());
+    }
+
+    #[test]
+    fn multi_block_functions_fail_the_pass() {
+        let context = new_context();
+        let mut module = Module::parse(
+            &context,
+            "func.func @f() {\n  cf.br ^bb1\n^bb1:\n  return\n}\n",
+        )
+        .expect("test IR parses");
+        let manager = module_pass_manager(&context);
+        Pipeline::from_flags(&["ascend-topo-order"])
+            .unwrap()
+            .add_to(&manager, &PassStatistics::default())
+            .unwrap();
+        assert!(manager.run(&mut module).is_err());
+    }
 }

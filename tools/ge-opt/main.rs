@@ -83,6 +83,10 @@ struct Cli {
     #[arg(long)]
     mlir_disable_threading: bool,
 
+    /// Accept operations of dialects that are not registered
+    #[arg(long)]
+    allow_unregistered_dialect: bool,
+
     /// Print the embedded IRDL definition of the ascend dialect and exit
     #[arg(long)]
     emit_irdl: bool,
@@ -108,7 +112,9 @@ fn main() -> ExitCode {
         Err(error) => {
             let _ = error.print();
             if error.use_stderr() {
-                eprintln!("(passes: see `ge-opt --list-passes`; upstream passes go in --pass-pipeline)");
+                eprintln!(
+                    "(passes: see `ge-opt --list-passes`; upstream passes go in --pass-pipeline)"
+                );
                 return ExitCode::FAILURE;
             }
             return ExitCode::SUCCESS; // --help, --version
@@ -150,6 +156,7 @@ fn main() -> ExitCode {
         statistics: cli.mlir_pass_statistics,
         print_debuginfo: cli.mlir_print_debuginfo,
         disable_threading: cli.mlir_disable_threading,
+        allow_unregistered_dialect: cli.allow_unregistered_dialect,
         pipeline,
     };
     match driver::run(&config) {
