@@ -175,19 +175,20 @@ pub fn file_location(location: Location) -> Option<FileLoc> {
 }
 
 /// The texts of the inputs, by the name diagnostics use, for quoting source lines.
+/// Borrowed: inputs can be large.
 #[derive(Default)]
-pub struct Sources {
-    texts: HashMap<String, String>,
+pub struct Sources<'a> {
+    texts: HashMap<&'a str, &'a str>,
 }
 
-impl Sources {
+impl<'a> Sources<'a> {
     /// Registers `text` as the content of `name`.
-    pub fn add(&mut self, name: &str, text: &str) {
-        self.texts.insert(name.to_owned(), text.to_owned());
+    pub fn add(&mut self, name: &'a str, text: &'a str) {
+        self.texts.insert(name, text);
     }
 
     fn line(&self, location: &FileLoc) -> Option<&str> {
-        let text = self.texts.get(&location.file)?;
+        let text = self.texts.get(location.file.as_str())?;
         text.lines().nth(location.line.checked_sub(1)?)
     }
 }

@@ -73,7 +73,6 @@ struct Driver<'a> {
     config: &'a Config,
     input: Input,
     format: Format,
-    sources: Sources,
 }
 
 /// Why a chunk produced no output.
@@ -99,13 +98,10 @@ impl<'a> Driver<'a> {
                 _ => Format::Mlir,
             }
         });
-        let mut sources = Sources::default();
-        sources.add(&input.name, &input.text);
         Ok(Self {
             config,
             input,
             format,
-            sources,
         })
     }
 
@@ -316,9 +312,11 @@ impl<'a> Driver<'a> {
     }
 
     fn print(&self, diagnostics: &[Diag]) {
+        let mut sources = Sources::default();
+        sources.add(&self.input.name, &self.input.text);
         let mut stderr = std::io::stderr().lock();
         for diag in diagnostics {
-            let _ = stderr.write_all(render(diag, &self.sources).as_bytes());
+            let _ = stderr.write_all(render(diag, &sources).as_bytes());
         }
     }
 

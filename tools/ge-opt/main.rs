@@ -128,6 +128,10 @@ fn main() -> ExitCode {
         print!("{}", pipeline::list_passes_text());
         return ExitCode::SUCCESS;
     }
+    if cli.split_input_file.as_deref().is_some_and(|marker| marker.trim().is_empty()) {
+        eprintln!("ge-opt: error: --split-input-file=<marker> needs a non-empty marker");
+        return ExitCode::FAILURE;
+    }
     let pipeline = match (&cli.pass_pipeline, pass_flags.is_empty()) {
         (Some(_), false) => Err(
             "--pass-pipeline cannot be combined with individual pass flags; put every pass in the pipeline"
