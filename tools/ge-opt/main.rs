@@ -128,7 +128,11 @@ fn main() -> ExitCode {
         print!("{}", pipeline::list_passes_text());
         return ExitCode::SUCCESS;
     }
-    if cli.split_input_file.as_deref().is_some_and(|marker| marker.trim().is_empty()) {
+    if cli
+        .split_input_file
+        .as_deref()
+        .is_some_and(|marker| marker.trim().is_empty())
+    {
         eprintln!("ge-opt: error: --split-input-file=<marker> needs a non-empty marker");
         return ExitCode::FAILURE;
     }
@@ -215,5 +219,60 @@ fn normalize_single_dash(arg: &str, long_names: &[String]) -> String {
         format!("-{arg}")
     } else {
         arg.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        std::iter::once("ge-opt")
+            .chain(list.iter().copied())
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn pass_flags_are_extracted_in_order_and_single_dashes_normalised() {
+        let (passes, rest) = extract_pass_flags(&args(&[
+            "-ascend-topo-order=start-id=1",
+            "in.mlir",
+            "-split-input-file",
+            "-o",
+            "out.mlir",
+            "--ascend-topo-order",
+            "-mlir-timing",
+        ]));
+        assert_eq!(
+            passes,
+            vec!["ascend-topo-order=start-id=1", "ascend-topo-order"]
+        );
+        assert_eq!(
+            rest,
+            args(&[
+                "in.mlir",
+                "--split-input-file",
+                "-o",
+                "out.mlir",
+                "--mlir-timing"
+            ])
+        );
+    }
+
+    #[test]
+    fn unknown_and_short_options_and_files_are_left_alone() {
+        let (passes, rest) =
+            extract_pass_flags(&args(&["-x", "-bogus", "--", "--ascend-topo-order", "-"]));
+        assert!(passes.is_empty());
+        assert_eq!(
+            rest,
+            args(&["-x", "-bogus", "--", "--ascend-topo-order", "-"])
+        );
+    }
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
     }
 }
