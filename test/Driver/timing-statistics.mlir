@@ -2,6 +2,8 @@
 // --mlir-pass-statistics (the counters of our passes), both on stderr.
 // RUN: ge-opt %s --pass-pipeline='builtin.module(canonicalize, ascend-topo-order)' --mlir-timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIME
 // RUN: ge-opt %s --ascend-topo-order --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+// Clones run on several functions in parallel still report one total.
+// RUN: ge-opt %s --pass-pipeline='builtin.module(func.func(ascend-topo-order))' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // Two instances report separately, in pipeline order.
 // RUN: ge-opt %s --ascend-topo-order --ascend-topo-order --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWICE
 // No flag, no report.
