@@ -76,7 +76,13 @@ impl<S: Sink> Builder<S> {
         Ok(self.ops)
     }
 
-    pub fn begin(&mut self, name: &str, private: bool, args: &[Ty], results: &[Ty]) -> io::Result<()> {
+    pub fn begin(
+        &mut self,
+        name: &str,
+        private: bool,
+        args: &[Ty],
+        results: &[Ty],
+    ) -> io::Result<()> {
         if let Some(g) = &self.graph {
             return Err(bug(format!("graph {name} begun inside graph {}", g.name)));
         }
@@ -92,7 +98,9 @@ impl<S: Sink> Builder<S> {
     }
 
     fn graph(&mut self) -> io::Result<&mut GraphState> {
-        self.graph.as_mut().ok_or_else(|| bug("node outside a graph".into()))
+        self.graph
+            .as_mut()
+            .ok_or_else(|| bug("node outside a graph".into()))
     }
 
     /// The `Data` node for function argument `index`.
@@ -103,7 +111,12 @@ impl<S: Sink> Builder<S> {
                 *seen = true;
                 g.args[index]
             }
-            _ => return Err(bug(format!("{}: bad or repeated Data index {index}", g.name))),
+            _ => {
+                return Err(bug(format!(
+                    "{}: bad or repeated Data index {index}",
+                    g.name
+                )))
+            }
         };
         let attrs = vec![("index", Attr::Int(index as i64))];
         let node = self.emit(&DATA, name, Some(index), &[], &[], attrs, &[ty])?;
@@ -149,14 +162,25 @@ impl<S: Sink> Builder<S> {
         let id = self.next_id;
         let g = self.graph()?;
         let in_graph = |v: &Val| v.id >= g.first_id && v.id < id;
-        if let Some(v) = data.iter().find(|v| !in_graph(v) || std::ptr::eq(v.ty, ctrl())) {
-            return Err(bug(format!("{name}: bad data operand {}#{}", v.name, v.idx)));
+        if let Some(v) = data
+            .iter()
+            .find(|v| !in_graph(v) || std::ptr::eq(v.ty, ctrl()))
+        {
+            return Err(bug(format!(
+                "{name}: bad data operand {}#{}",
+                v.name, v.idx
+            )));
         }
-        if let Some(v) = ctrl_in.iter().find(|v| !in_graph(v) || !std::ptr::eq(v.ty, ctrl())) {
+        if let Some(v) = ctrl_in
+            .iter()
+            .find(|v| !in_graph(v) || !std::ptr::eq(v.ty, ctrl()))
+        {
             return Err(bug(format!("{name}: bad control operand {}", v.name)));
         }
         if outs.is_empty() {
-            return Err(bug(format!("{name}: ops without data results are not generated")));
+            return Err(bug(format!(
+                "{name}: ops without data results are not generated"
+            )));
         }
         attrs.sort_by(|a, b| a.0.cmp(b.0));
         self.sink.op(&OpRecord {
@@ -181,13 +205,19 @@ impl<S: Sink> Builder<S> {
     /// Ends the current graph, checking the IR conventions: every argument consumed by exactly
     /// one Data node and the returned types matching the declared signature.
     pub fn end(&mut self, returns: &[Val]) -> io::Result<()> {
-        let g = self.graph.take().ok_or_else(|| bug("end outside a graph".into()))?;
+        let g = self
+            .graph
+            .take()
+            .ok_or_else(|| bug("end outside a graph".into()))?;
         if let Some(i) = g.data_seen.iter().position(|s| !s) {
             return Err(bug(format!("{}: argument {i} has no Data node", g.name)));
         }
         let tys: Vec<Ty> = returns.iter().map(|v| v.ty).collect();
         if tys != g.results || returns.iter().any(|v| v.id < g.first_id) {
-            return Err(bug(format!("{}: returned values do not match the signature", g.name)));
+            return Err(bug(format!(
+                "{}: returned values do not match the signature",
+                g.name
+            )));
         }
         self.sink.end_graph(returns)
     }

@@ -35,7 +35,10 @@ pub enum Format {
 }
 
 #[derive(Parser, Debug)]
-#[command(name = "ge-gen", about = "Generate deterministic GE-like graphs (.mlir or .ge)")]
+#[command(
+    name = "ge-gen",
+    about = "Generate deterministic GE-like graphs (.mlir or .ge)"
+)]
 struct Cli {
     /// Output syntax.
     #[arg(long, value_enum, default_value_t = Format::Mlir)]
@@ -55,7 +58,13 @@ struct Cli {
 }
 
 /// Generates `family` sized to about `ops` ops into `w`; returns the exact op count.
-pub fn write_graph(family: Family, format: Format, ops: u64, seed: u64, w: impl Write) -> io::Result<u64> {
+pub fn write_graph(
+    family: Family,
+    format: Format,
+    ops: u64,
+    seed: u64,
+    w: impl Write,
+) -> io::Result<u64> {
     let units = families::units_for(family, ops, seed)?;
     match format {
         Format::Mlir => run(family, units, seed, MlirSink::new(w)),
@@ -74,8 +83,22 @@ fn main() -> ExitCode {
     let result = match &cli.output {
         Some(path) if path.as_os_str() != "-" => File::create(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
-            .and_then(|f| write_graph(cli.family, cli.format, cli.ops, cli.seed, BufWriter::with_capacity(1 << 20, f))),
-        _ => write_graph(cli.family, cli.format, cli.ops, cli.seed, BufWriter::with_capacity(1 << 20, io::stdout().lock())),
+            .and_then(|f| {
+                write_graph(
+                    cli.family,
+                    cli.format,
+                    cli.ops,
+                    cli.seed,
+                    BufWriter::with_capacity(1 << 20, f),
+                )
+            }),
+        _ => write_graph(
+            cli.family,
+            cli.format,
+            cli.ops,
+            cli.seed,
+            BufWriter::with_capacity(1 << 20, io::stdout().lock()),
+        ),
     };
     match result {
         Ok(_) => ExitCode::SUCCESS,

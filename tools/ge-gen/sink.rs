@@ -54,7 +54,13 @@ pub struct OpRecord<'a> {
 }
 
 pub trait Sink {
-    fn begin_graph(&mut self, name: &str, private: bool, args: &[Ty], results: &[Ty]) -> io::Result<()>;
+    fn begin_graph(
+        &mut self,
+        name: &str,
+        private: bool,
+        args: &[Ty],
+        results: &[Ty],
+    ) -> io::Result<()>;
     fn op(&mut self, rec: &OpRecord<'_>) -> io::Result<()>;
     fn end_graph(&mut self, returns: &[Val]) -> io::Result<()>;
     fn finish(&mut self) -> io::Result<()> {
@@ -131,7 +137,13 @@ impl<W: Write> MlirSink<W> {
 }
 
 impl<W: Write> Sink for MlirSink<W> {
-    fn begin_graph(&mut self, name: &str, private: bool, args: &[Ty], results: &[Ty]) -> io::Result<()> {
+    fn begin_graph(
+        &mut self,
+        name: &str,
+        private: bool,
+        args: &[Ty],
+        results: &[Ty],
+    ) -> io::Result<()> {
         let vis = if private { "private " } else { "" };
         write!(self.w, "func.func {vis}@{name}(")?;
         join(&mut self.w, args.iter().enumerate(), |w, (i, t)| {
@@ -165,7 +177,9 @@ impl<W: Write> Sink for MlirSink<W> {
         }
         w.write_all(b"} : (")?;
         let arg_tys = r.arg.map(|_| r.outs[0]);
-        let in_tys = arg_tys.into_iter().chain(r.data.iter().chain(r.ctrl).map(|v| v.ty));
+        let in_tys = arg_tys
+            .into_iter()
+            .chain(r.data.iter().chain(r.ctrl).map(|v| v.ty));
         join(w, in_tys, |w, t| w.write_all(t.mlir.as_bytes()))?;
         w.write_all(b") -> (")?;
         for t in r.outs {
@@ -179,9 +193,13 @@ impl<W: Write> Sink for MlirSink<W> {
             return self.w.write_all(b"  return\n}\n");
         }
         self.w.write_all(b"  return ")?;
-        join(&mut self.w, returns, |w, v| write!(w, "%{}#{}", v.id, v.idx))?;
+        join(&mut self.w, returns, |w, v| {
+            write!(w, "%{}#{}", v.id, v.idx)
+        })?;
         self.w.write_all(b" : ")?;
-        join(&mut self.w, returns, |w, v| w.write_all(v.ty.mlir.as_bytes()))?;
+        join(&mut self.w, returns, |w, v| {
+            w.write_all(v.ty.mlir.as_bytes())
+        })?;
         self.w.write_all(b"\n}\n")
     }
 
@@ -198,7 +216,10 @@ pub struct GeSink<W: Write> {
 
 impl<W: Write> GeSink<W> {
     pub fn new(w: W) -> Self {
-        GeSink { w, first_graph: true }
+        GeSink {
+            w,
+            first_graph: true,
+        }
     }
 
     fn attr(w: &mut dyn Write, a: &Attr) -> io::Result<()> {
@@ -245,7 +266,11 @@ impl<W: Write> Sink for GeSink<W> {
         write!(w, "  {} = {}(", r.name, r.op.ge)?;
         join(w, r.data, |w, v| Self::value(w, v))?;
         for (i, c) in r.ctrl.iter().enumerate() {
-            let sep = if i > 0 || !r.data.is_empty() { ", " } else { "" };
+            let sep = if i > 0 || !r.data.is_empty() {
+                ", "
+            } else {
+                ""
+            };
             write!(w, "{sep}^{}", c.name)?;
         }
         w.write_all(b")")?;

@@ -37,7 +37,12 @@ impl Family {
     ];
 }
 
-pub fn generate<S: Sink>(family: Family, units: u64, seed: u64, b: &mut Builder<S>) -> io::Result<()> {
+pub fn generate<S: Sink>(
+    family: Family,
+    units: u64,
+    seed: u64,
+    b: &mut Builder<S>,
+) -> io::Result<()> {
     match family {
         Family::Transformer => transformer::generate(units, seed, b),
         Family::Resnet => resnet::generate(units, seed, b),
@@ -82,5 +87,11 @@ fn splat<S: Sink>(b: &mut Builder<S>, name: String, ty: Ty, lit: &'static str) -
 
 /// A rank-1 integer `Const` (shapes, perms, axes).
 fn ints<S: Sink>(b: &mut Builder<S>, name: String, ty: Ty, v: &[i64]) -> io::Result<Val> {
-    b.op(&CONST, name, &[], vec![("value", Attr::DenseInts(v.to_vec(), ty))], ty)
+    b.op(
+        &CONST,
+        name,
+        &[],
+        vec![("value", Attr::DenseInts(v.to_vec(), ty))],
+        ty,
+    )
 }

@@ -41,10 +41,22 @@ struct ConvSpec {
     stride: i64,
 }
 
-fn conv<S: Sink>(b: &mut Builder<S>, rng: &mut Rng, name: &str, x: Val, spec: ConvSpec, out: Ty) -> io::Result<Val> {
-    let ConvSpec { c_in, c_out, kernel, stride } = spec;
+fn conv<S: Sink>(
+    b: &mut Builder<S>,
+    rng: &mut Rng,
+    name: &str,
+    x: Val,
+    spec: ConvSpec,
+    out: Ty,
+) -> io::Result<Val> {
+    let ConvSpec {
+        c_in,
+        c_out,
+        kernel,
+        stride,
+    } = spec;
     let fty = tensor(DType::F32, &[c_out, c_in, kernel, kernel]);
-    let filter = splat(b, format!("{name}/weight"), fty, *rng.pick(&WEIGHT_LITERALS))?;
+    let filter = splat(b, format!("{name}/weight"), fty, rng.pick(&WEIGHT_LITERALS))?;
     let pad = kernel / 2;
     let attrs = vec![
         ("data_format", Attr::Str("NCHW")),
@@ -62,7 +74,12 @@ pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Resul
     let logits = tensor(DType::F32, &[BATCH, CLASSES]);
     b.begin("main", false, &[image], &[logits])?;
     let img = b.data("input/image".into(), 0)?;
-    let stem_spec = ConvSpec { c_in: 3, c_out: 64, kernel: 7, stride: 4 };
+    let stem_spec = ConvSpec {
+        c_in: 3,
+        c_out: 64,
+        kernel: 7,
+        stride: 4,
+    };
     let stem = conv(b, &mut rng, "stem/conv", img, stem_spec, act(64, 56))?;
     let mut x = b.op(&RELU, "stem/relu".into(), &[stem], vec![], act(64, 56))?;
     let (mut c, mut hw) = (64, 56);
@@ -79,13 +96,28 @@ pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Resul
             let stride = if downsample { 2 } else { 1 };
             // The first conv is 3x3 or a cheaper 1x1 (seed-dependent), keeping H, W.
             let kernel = if rng.percent(25) { 1 } else { 3 };
-            let spec = ConvSpec { c_in, c_out: c, kernel, stride };
+            let spec = ConvSpec {
+                c_in,
+                c_out: c,
+                kernel,
+                stride,
+            };
             let c1 = conv(b, &mut rng, &format!("{p}/conv1"), x.clone(), spec, out)?;
             let r1 = b.op(&RELU, format!("{p}/relu1"), &[c1], vec![], out)?;
-            let spec = ConvSpec { c_in: c, c_out: c, kernel: 3, stride: 1 };
+            let spec = ConvSpec {
+                c_in: c,
+                c_out: c,
+                kernel: 3,
+                stride: 1,
+            };
             let c2 = conv(b, &mut rng, &format!("{p}/conv2"), r1, spec, out)?;
             let skip = if downsample {
-                let spec = ConvSpec { c_in, c_out: c, kernel: 1, stride: 2 };
+                let spec = ConvSpec {
+                    c_in,
+                    c_out: c,
+                    kernel: 1,
+                    stride: 2,
+                };
                 conv(b, &mut rng, &format!("{p}/shortcut"), x, spec, out)?
             } else {
                 debug_assert_eq!((c_in, hw_in), (c, hw));
@@ -95,11 +127,30 @@ pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Resul
             x = b.op(&RELU, format!("{p}/relu2"), &[sum], vec![], out)?;
         }
     }
-    let axes = ints(b, "head/pool_axes".into(), tensor(DType::I64, &[2]), &[2, 3])?;
+    let axes = ints(
+        b,
+        "head/pool_axes".into(),
+        tensor(DType::I64, &[2]),
+        &[2, 3],
+    )?;
     let pooled_ty = tensor(DType::F32, &[BATCH, c]);
-    let pooled = b.op(&REDUCE_SUM, "head/pool".into(), &[x, axes], vec![("keep_dims", Attr::Bool(false))], pooled_ty)?;
-    let fc_w = splat(b, "head/fc/weight".into(), tensor(DType::F32, &[c, CLASSES]), "0.01")?;
-    let attrs = vec![("transpose_x1", Attr::Bool(false)), ("transpose_x2", Attr::Bool(false))];
+    let pooled = b.op(
+        &REDUCE_SUM,
+        "head/pool".into(),
+        &[x, axes],
+        vec![("keep_dims", Attr::Bool(false))],
+        pooled_ty,
+    )?;
+    let fc_w = splat(
+        b,
+        "head/fc/weight".into(),
+        tensor(DType::F32, &[c, CLASSES]),
+        "0.01",
+    )?;
+    let attrs = vec![
+        ("transpose_x1", Attr::Bool(false)),
+        ("transpose_x2", Attr::Bool(false)),
+    ];
     let out = b.op(&MAT_MUL, "head/fc".into(), &[pooled, fc_w], attrs, logits)?;
     b.end(&[out])
 }

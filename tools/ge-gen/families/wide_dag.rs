@@ -45,7 +45,7 @@ impl Lane {
 
     fn operand(&self, rng: &mut Rng) -> Val {
         if !self.hubs.is_empty() && rng.percent(15) {
-            return rng.pick(&self.hubs).clone();
+            return self.hubs[rng.below(self.hubs.len())].clone();
         }
         // Bias towards the newest values: min of two uniform picks from the back.
         let n = self.recent.len();
@@ -61,8 +61,16 @@ pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Resul
     let args = [f32t, f32t, f32t, f32t, f16t, f16t];
     b.begin("main", false, &args, &[f32t, f16t])?;
     let mut lanes = [
-        Lane { ty: f32t, recent: VecDeque::new(), hubs: Vec::new() },
-        Lane { ty: f16t, recent: VecDeque::new(), hubs: Vec::new() },
+        Lane {
+            ty: f32t,
+            recent: VecDeque::new(),
+            hubs: Vec::new(),
+        },
+        Lane {
+            ty: f16t,
+            recent: VecDeque::new(),
+            hubs: Vec::new(),
+        },
     ];
     let mut ctrl_pool: VecDeque<Val> = VecDeque::new();
     for (i, ty) in args.iter().enumerate() {
@@ -71,7 +79,10 @@ pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Resul
         lanes[lane].hubs.push(v.clone());
         lanes[lane].recent.push_back(v);
     }
-    for (i, (lane, lit)) in [(0, "0.5"), (0, "2.0"), (1, "0.25")].into_iter().enumerate() {
+    for (i, (lane, lit)) in [(0, "0.5"), (0, "2.0"), (1, "0.25")]
+        .into_iter()
+        .enumerate()
+    {
         let ty = lanes[lane].ty;
         let v = splat(b, format!("const{i}"), ty, lit)?;
         lanes[lane].hubs.push(v.clone());
@@ -90,7 +101,7 @@ pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Resul
         } else if roll < 28 {
             (&RELU, vec![lanes[lane].operand(&mut rng)], vec![])
         } else {
-            let op = *rng.pick(&[&ADD, &MUL, &SUB]);
+            let op = rng.pick(&[&ADD, &MUL, &SUB]);
             let data = vec![lanes[lane].operand(&mut rng), lanes[lane].operand(&mut rng)];
             (op, data, vec![])
         };
@@ -112,6 +123,10 @@ pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Resul
         ctrl_pool.push_back(node.ctrl());
         lanes[lane].push(node.out(0), &mut rng);
     }
-    let outs: Vec<Val> = lanes.iter().map(|l| l.recent.back().cloned()).collect::<Option<_>>().unwrap_or_default();
+    let outs: Vec<Val> = lanes
+        .iter()
+        .map(|l| l.recent.back().cloned())
+        .collect::<Option<_>>()
+        .unwrap_or_default();
     b.end(&outs)
 }
