@@ -2,7 +2,7 @@
 # Parse+verify+print benchmark: ge-opt against stock mlir-opt on generated GE-like graphs.
 #
 # For every family and size, generates FILE.mlir and FILE.ge with ge-gen (into bench-out/),
-# then measures, in the same run and alternating the tools:
+# then measures, in the same run and round-robin over the tools:
 #   .mlir row:  mlir-opt --irdl-file=$IRDL FILE.mlir -o /dev/null   vs  ge-opt FILE.mlir -o /dev/null
 #   .ge row:    mlir-opt --irdl-file=$IRDL FILE.mlir -o /dev/null   vs  ge-opt --emit mlir FILE.ge -o /dev/null
 # Wall time and peak RSS come from /usr/bin/time -f "%e %M"; each cell is the best of the runs.
@@ -56,25 +56,28 @@ mkdir -p "$OUT"
 errors="$OUT/errors.log"
 : >"$errors"
 
-# measure RUNS CMD...: prints "best_seconds best_rss_kb", or "FAIL FAIL" (stderr kept in $errors).
-measure() {
-    local runs=$1; shift
-    local best_t="" best_m="" t m tf ef
+declare -A best_t best_m
+
+# timed KEY CMD...: runs CMD once under /usr/bin/time and keeps the best wall time and the
+# best peak RSS per KEY; a failure marks KEY as FAIL for good (stderr kept in $errors).
+timed() {
+    local key=$1; shift
+    [[ ${best_t[$key]:-} == FAIL ]] && return
+    local t m tf ef
     tf=$(mktemp)
     ef=$(mktemp)
-    for ((i = 0; i < runs; i++)); do
-        if ! /usr/bin/time -f "%e %M" -o "$tf" "$@" >/dev/null 2>"$ef"; then
-            { echo "== FAILED: $*"; head -c 4000 "$ef"; cat "$tf"; } >>"$errors"
-            rm -f "$tf" "$ef"
-            echo "FAIL FAIL"
-            return
-        fi
+    if /usr/bin/time -f "%e %M" -o "$tf" "$@" >/dev/null 2>"$ef"; then
         read -r t m <"$tf"
-        if [[ -z $best_t ]] || awk -v a="$t" -v b="$best_t" 'BEGIN { exit !(a < b) }'; then best_t=$t; fi
-        if [[ -z $best_m ]] || ((m < best_m)); then best_m=$m; fi
-    done
+        if [[ -z ${best_t[$key]:-} ]] || awk -v a="$t" -v b="${best_t[$key]}" 'BEGIN { exit !(a < b) }'; then
+            best_t[$key]=$t
+        fi
+        if [[ -z ${best_m[$key]:-} ]] || ((m < best_m[$key])); then best_m[$key]=$m; fi
+    else
+        { echo "== FAILED: $*"; head -c 4000 "$ef"; cat "$tf"; } >>"$errors"
+        best_t[$key]=FAIL
+        best_m[$key]=FAIL
+    fi
     rm -f "$tf" "$ef"
-    echo "$best_t $best_m"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "FAIL" || b == "FAIL" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
@@ -100,9 +103,16 @@ for family in $FAMILIES; do
         ops=$(grep -c ' = "ascend\.' "$base.mlir" || true)
         runs=$RUNS
         ((size >= BIG_SIZE)) && runs=$BIG_RUNS
-        read -r mt mm < <(measure "$runs" "$MLIR_OPT" --irdl-file="$IRDL" "$base.mlir" -o /dev/null)
-        read -r gt gm < <(measure "$runs" "$GE_OPT" "$base.mlir" -o /dev/null)
-        read -r et em < <(measure "$runs" "$GE_OPT" --emit mlir "$base.ge" -o /dev/null)
+        best_t=() best_m=()
+        # Round-robin over the tools, so load spikes on a shared machine hit them alike.
+        for ((i = 0; i < runs; i++)); do
+            timed mlir "$MLIR_OPT" --irdl-file="$IRDL" "$base.mlir" -o /dev/null
+            timed ge-opt "$GE_OPT" "$base.mlir" -o /dev/null
+            timed ge "$GE_OPT" --emit mlir "$base.ge" -o /dev/null
+        done
+        mt=${best_t[mlir]} mm=${best_m[mlir]}
+        gt=${best_t[ge-opt]} gm=${best_m[ge-opt]}
+        et=${best_t[ge]} em=${best_m[ge]}
         [[ "$mt $gt $et" == *FAIL* ]] && failed=1
         for row in ".mlir $gt $gm" ".ge $et $em"; do
             read -r input t m <<<"$row"
