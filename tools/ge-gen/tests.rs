@@ -135,6 +135,14 @@ fn ge_nodes_defined_once_and_acyclic() {
                     n.name
                 );
             }
+            // Unquoted `.ge` identifiers: [A-Za-z_][A-Za-z0-9_./-]*.
+            let valid = n
+                .name
+                .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && n.name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c));
+            assert!(valid, "{family:?}: node name {:?} needs quoting", n.name);
             let key = (n.graph.clone(), n.name.clone());
             assert!(
                 defined.insert(key, 1).is_none(),
