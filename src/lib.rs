@@ -7,3 +7,8 @@
 //! `transforms`, and `pipeline` (the pass registry that `ge-opt` drives).
 
 pub mod dialect;
+pub mod driver;
+pub mod ir;
+pub mod pipeline;
+pub mod syntax;
+pub mod transforms;
