@@ -60,6 +60,15 @@ pub mod attr {
     pub const REF_VAR_SRC_VAR_NAME: &str = "ref_var_src_var_name";
     pub const NODE_SQE_NUM: &str = "_node_sqe_num";
     pub const HCCL_TASK_NUM: &str = "_hccl_task_num";
+    pub const ORIGINAL_TYPE: &str = "original_type";
+    pub const USER_STREAM_LABEL: &str = "_user_stream_label";
+    pub const RTS_LABEL_NODE: &str = "_rts_label_node";
+    pub const ACTIVE_LABEL_LIST: &str = "_active_label_list";
+    pub const ACTIVE_STREAM_LIST: &str = "active_stream_list";
+    pub const IS_LOOP_ACTIVE: &str = "is_loop_active";
+    pub const SUBGRAPH_FIRST_ACTIVE: &str = "subgraph_first_active";
+    pub const CONTINUOUS_STREAM_LABEL: &str = "_continuous_stream_label";
+    pub const EVENT_ID: &str = "event_id";
     pub const OPERAND_SEGMENT_SIZES: &str = "operandSegmentSizes";
     pub const RESULT_SEGMENT_SIZES: &str = "resultSegmentSizes";
 }
@@ -222,6 +231,16 @@ pub fn ref_output_of_input<V: OpView + ?Sized>(op: &V, in_idx: usize) -> Option<
 /// Whether any output references an input (GE sets `reference = true` on such nodes).
 pub fn is_reference<V: OpView + ?Sized>(op: &V) -> bool {
     (0..output_names(op).len()).any(|i| ref_input_of_output(op, i).is_some())
+}
+
+/// A `FrameworkOp` wrapping TensorFlow's `RefSwitch` (`original_type`): GE treats its input 0
+/// as written and its outputs as writeable (B.3 3d, B.4 2e). Framework ops arrive as generic
+/// ops, so this is the one GE rule the table cannot express as a trait.
+pub fn is_framework_ref_switch<V: OpView + ?Sized>(op: &V) -> bool {
+    ge_type(op).as_deref() == Some("FrameworkOp")
+        && op
+            .attr(attr::ORIGINAL_TYPE)
+            .is_some_and(|v| v.as_str() == Some("RefSwitch"))
 }
 
 /// `_input_mutable`: every input is scope-writeable (SW), e.g. HcomAllReduce.

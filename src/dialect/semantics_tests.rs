@@ -352,3 +352,16 @@ fn melior_ops_answer_the_same_questions() {
         assert_eq!(ge_type(ret), None);
     });
 }
+
+#[test]
+fn framework_ref_switch_is_recognised_by_original_type() {
+    let fw = desc("ascend.op", 2, 2)
+        .with("type", s("FrameworkOp"))
+        .with("original_type", s("RefSwitch"));
+    assert!(is_framework_ref_switch(&fw));
+    let other = desc("ascend.op", 2, 2)
+        .with("type", s("FrameworkOp"))
+        .with("original_type", s("Switch"));
+    assert!(!is_framework_ref_switch(&other));
+    assert!(!is_framework_ref_switch(&desc("ascend.identity", 1, 1)));
+}
