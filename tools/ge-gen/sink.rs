@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::rc::Rc;
 
-use crate::ops::{slotted_segments, Layout, OpType};
+use crate::ops::OpType;
 use crate::types::Ty;
 
 /// A reference to one result (data or control) of an emitted node.
@@ -129,7 +129,7 @@ impl<W: Write> MlirSink<W> {
         }
     }
 
-    fn segments(w: &mut dyn Write, key: &str, sizes: &[usize]) -> io::Result<()> {
+    fn segments(w: &mut dyn Write, key: &str, sizes: &[i32]) -> io::Result<()> {
         write!(w, ", {key} = array<i32: ")?;
         join(w, sizes, |w, s| write!(w, "{s}"))?;
         w.write_all(b">")
@@ -169,11 +169,12 @@ impl<W: Write> Sink for MlirSink<W> {
             write!(w, ", {k} = ")?;
             Self::attr(w, a)?;
         }
-        if let Layout::Slotted { leading } = r.op.layout {
-            let inputs = r.data.len().saturating_sub(leading);
-            let (ops, res) = slotted_segments(leading, inputs, r.ctrl.len(), r.outs.len());
-            Self::segments(w, "operandSegmentSizes", &ops)?;
-            Self::segments(w, "resultSegmentSizes", &res)?;
+        let (operand_sizes, result_sizes) = segment_sizes(r)?;
+        if let Some(sizes) = operand_sizes {
+            Self::segments(w, "operandSegmentSizes", &sizes)?;
+        }
+        if let Some(sizes) = result_sizes {
+            Self::segments(w, "resultSegmentSizes", &sizes)?;
         }
         w.write_all(b"} : (")?;
         let arg_tys = r.arg.map(|_| r.outs[0]);
@@ -306,4 +307,27 @@ impl<W: Write> Sink for GeSink<W> {
     fn finish(&mut self) -> io::Result<()> {
         self.w.flush()
     }
+}
+
+/// The segment-size attributes of one op, computed by the dialect's own op table (the same
+/// code the importer and the passes use), so generated IR always matches the IRDL.
+fn segment_sizes(r: &OpRecord<'_>) -> io::Result<(Option<Vec<i32>>, Option<Vec<i32>>)> {
+    let def = ge_mlir::dialect::op_table()
+        .by_op_name(r.op.mlir)
+        .ok_or_else(|| io::Error::other(format!("op `{}` is not in the op table", r.op.mlir)))?;
+    let arity = |e: ge_mlir::dialect::ArityError| {
+        io::Error::other(format!(
+            "ge-gen internal error: `{}` {}: {e}",
+            r.name, r.op.mlir
+        ))
+    };
+    let arg_ty = r.arg.map(|_| r.outs[0].mlir.as_str());
+    let in_tys: Vec<&str> = arg_ty
+        .into_iter()
+        .chain(r.data.iter().map(|v| v.ty.mlir.as_str()))
+        .collect();
+    let out_tys: Vec<&str> = r.outs.iter().map(|t| t.mlir.as_str()).collect();
+    let operands = def.operand_segments(&in_tys, r.ctrl.len()).map_err(arity)?;
+    let results = def.result_segments(&out_tys).map_err(arity)?;
+    Ok((operands, results))
 }
