@@ -309,9 +309,12 @@ impl<W: Write> Sink for GeSink<W> {
     }
 }
 
+/// One segment-size attribute, `None` when the op needs none.
+type Segments = Option<Vec<i32>>;
+
 /// The segment-size attributes of one op, computed by the dialect's own op table (the same
 /// code the importer and the passes use), so generated IR always matches the IRDL.
-fn segment_sizes(r: &OpRecord<'_>) -> io::Result<(Option<Vec<i32>>, Option<Vec<i32>>)> {
+fn segment_sizes(r: &OpRecord<'_>) -> io::Result<(Segments, Segments)> {
     let def = ge_mlir::dialect::op_table()
         .by_op_name(r.op.mlir)
         .ok_or_else(|| io::Error::other(format!("op `{}` is not in the op table", r.op.mlir)))?;
