@@ -6,4 +6,8 @@
 //! `ir` (the only home of `unsafe`: safe wrappers over the MLIR C API), `analysis`,
 //! `transforms`, and `pipeline` (the pass registry that `ge-opt` drives).
 
+#[deny(unsafe_code)]
+pub mod analysis;
+#[deny(unsafe_code)]
 pub mod dialect;
+pub mod ir;

@@ -1,0 +1,460 @@
+//! A petgraph view of one function (one GE graph), and the module's subgraph tree.
+//!
+//! Nodes are added in program order: one per function argument, one per op of the body,
+//! `func.return` (GE's NetOutput) last among the ops. So a node's index *is* its position
+//! in a topological order (SSA program order is topological), and analyses can number by
+//! `NodeIndex::index()` without sorting. The view is a snapshot: rebuild it after
+//! rewriting.
+
+use super::{
+    error::IrError,
+    ops::{is_ctrl, producer, str_attr, OpKey, Producer},
+    prim,
+};
+use melior::ir::{
+    attribute::{ArrayAttribute, FlatSymbolRefAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    Attribute, Module, OperationRef, RegionLike,
+};
+use petgraph::{
+    graph::{DiGraph, NodeIndex},
+    Direction,
+};
+use std::collections::{BinaryHeap, HashMap};
+
+/// What a node of the view stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// Function argument `index` (a GE graph input, read by one `ascend.data`).
+    Arg(usize),
+    /// An op of the body.
+    Op,
+    /// `func.return`: GE's NetOutput.
+    Return,
+}
+
+/// A node of the view.
+#[derive(Clone, Copy, Debug)]
+pub struct GraphNode<'c, 'a> {
+    pub kind: NodeKind,
+    /// The op (`None` for arguments).
+    pub op: Option<OperationRef<'c, 'a>>,
+}
+
+/// An edge of the view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EdgeKind {
+    /// Producer output `out_port` -> consumer data input `in_port`.
+    Data { out_port: u32, in_port: u32 },
+    /// A control edge (the target consumes the source's control token).
+    Ctrl,
+}
+
+/// The petgraph view of one `func.func`.
+pub struct FuncGraph<'c, 'a> {
+    func: OperationRef<'c, 'a>,
+    name: String,
+    graph: DiGraph<GraphNode<'c, 'a>, EdgeKind>,
+    by_op: HashMap<OpKey, NodeIndex>,
+    num_args: usize,
+    ret: Option<NodeIndex>,
+}
+
+impl<'c, 'a> FuncGraph<'c, 'a> {
+    /// Builds the view of `func` (a `func.func`; a declaration gives an empty view).
+    pub fn build(func: OperationRef<'c, 'a>) -> Result<Self, IrError> {
+        if func.name().as_string_ref().as_str() != Ok("func.func") {
+            return Err(IrError::Structure(format!(
+                "expected a func.func, got `{}`",
+                func.name().as_string_ref().as_str().unwrap_or("?")
+            )));
+        }
+        let name = str_attr(func, "sym_name").unwrap_or("").to_string();
+        let mut view = FuncGraph {
+            func,
+            name,
+            graph: DiGraph::new(),
+            by_op: HashMap::new(),
+            num_args: 0,
+            ret: None,
+        };
+        let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {
+            return Ok(view);
+        };
+        let ops = prim::block_ops(block);
+        view.num_args = block.argument_count();
+        view.graph.reserve_nodes(view.num_args + ops.len());
+        for index in 0..view.num_args {
+            view.graph.add_node(GraphNode {
+                kind: NodeKind::Arg(index),
+                op: None,
+            });
+        }
+        for op in &ops {
+            let is_return = op.name().as_string_ref().as_str() == Ok("func.return");
+            let kind = if is_return {
+                NodeKind::Return
+            } else {
+                NodeKind::Op
+            };
+            let n = view.graph.add_node(GraphNode {
+                kind,
+                op: Some(*op),
+            });
+            view.by_op.insert(OpKey::of(*op), n);
+            if is_return {
+                view.ret = Some(n);
+            }
+        }
+        for op in &ops {
+            let to = view.by_op[&OpKey::of(*op)];
+            for (in_port, value) in op.operands().enumerate() {
+                let (from, out_port) = match producer(value) {
+                    Producer::Arg { index } if index < view.num_args => (NodeIndex::new(index), 0),
+                    Producer::Op { op: p, result } => match view.by_op.get(&OpKey::of(p)) {
+                        Some(&n) => (n, result),
+                        None => continue, // defined outside this body
+                    },
+                    Producer::Arg { .. } => continue,
+                };
+                let kind = if is_ctrl(value) {
+                    EdgeKind::Ctrl
+                } else {
+                    EdgeKind::Data {
+                        out_port: out_port as u32,
+                        in_port: in_port as u32,
+                    }
+                };
+                view.graph.add_edge(from, to, kind);
+            }
+        }
+        Ok(view)
+    }
+
+    /// The petgraph graph (for petgraph algorithms and [`Reachability`](crate::analysis::reachability::Reachability)).
+    pub fn graph(&self) -> &DiGraph<GraphNode<'c, 'a>, EdgeKind> {
+        &self.graph
+    }
+
+    pub fn func(&self) -> OperationRef<'c, 'a> {
+        self.func
+    }
+
+    /// The function's symbol name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    /// The node of `op`, if it is a top-level op of this body.
+    pub fn node(&self, op: OperationRef) -> Option<NodeIndex> {
+        self.by_op.get(&OpKey::of(op)).copied()
+    }
+
+    /// The op of node `n` (`None` for arguments).
+    pub fn op(&self, n: NodeIndex) -> Option<OperationRef<'c, 'a>> {
+        self.graph.node_weight(n).and_then(|w| w.op)
+    }
+
+    pub fn kind(&self, n: NodeIndex) -> Option<NodeKind> {
+        self.graph.node_weight(n).map(|w| w.kind)
+    }
+
+    /// The node of function argument `index`.
+    pub fn arg(&self, index: usize) -> Option<NodeIndex> {
+        (index < self.num_args).then(|| NodeIndex::new(index))
+    }
+
+    /// The NetOutput node.
+    pub fn return_node(&self) -> Option<NodeIndex> {
+        self.ret
+    }
+
+    /// Program order, which is a topological order: node indices ascending.
+    pub fn program_order(&self) -> impl Iterator<Item = NodeIndex> {
+        (0..self.graph.node_count()).map(NodeIndex::new)
+    }
+
+    /// Data predecessors of `n` as (in_port, source, out_port), by in_port.
+    pub fn data_inputs(&self, n: NodeIndex) -> Vec<(u32, NodeIndex, u32)> {
+        let mut out: Vec<_> = self
+            .graph
+            .edges_directed(n, Direction::Incoming)
+            .filter_map(|e| match *e.weight() {
+                EdgeKind::Data { out_port, in_port } => {
+                    Some((in_port, petgraph::visit::EdgeRef::source(&e), out_port))
+                }
+                EdgeKind::Ctrl => None,
+            })
+            .collect();
+        out.sort_unstable_by_key(|(in_port, ..)| *in_port);
+        out
+    }
+
+    /// Control predecessors of `n`, by index.
+    pub fn ctrl_inputs(&self, n: NodeIndex) -> Vec<NodeIndex> {
+        let mut out: Vec<_> = self
+            .graph
+            .edges_directed(n, Direction::Incoming)
+            .filter(|e| *e.weight() == EdgeKind::Ctrl)
+            .map(|e| petgraph::visit::EdgeRef::source(&e))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+}
+
+/// Kahn's topological order of any directed graph, lowest index first among the ready
+/// nodes (so on a program-ordered view it returns program order). `None` on a cycle.
+pub fn kahn_order<N, E>(graph: &DiGraph<N, E>) -> Option<Vec<NodeIndex>> {
+    let n = graph.node_count();
+    let mut indegree: Vec<usize> = vec![0; n];
+    for e in graph.raw_edges() {
+        indegree[e.target().index()] += 1;
+    }
+    let mut ready: BinaryHeap<std::cmp::Reverse<usize>> = (0..n)
+        .filter(|&i| indegree[i] == 0)
+        .map(std::cmp::Reverse)
+        .collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(std::cmp::Reverse(i)) = ready.pop() {
+        order.push(NodeIndex::new(i));
+        for succ in graph.neighbors_directed(NodeIndex::new(i), Direction::Outgoing) {
+            indegree[succ.index()] -= 1;
+            if indegree[succ.index()] == 0 {
+                ready.push(std::cmp::Reverse(succ.index()));
+            }
+        }
+    }
+    (order.len() == n).then_some(order)
+}
+
+/// GE's subgraph attributes, in GE's subgraph order (If: then, else; While: cond, body;
+/// Case: branches; PartitionedCall: f). MLIR sorts attributes by name, which would put
+/// `else_branch` first, so the order comes from here. Other symbol attributes naming a
+/// function follow, by name.
+/// TODO(table): read this from the op table's subgraph column once it has one.
+const SUBGRAPH_ATTRS: &[&str] = &[
+    "then_branch",
+    "else_branch",
+    "cond",
+    "body",
+    "branches",
+    "f",
+];
+
+/// One subgraph reference of an op.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubgraphRef {
+    /// The attribute (`then_branch`, `branches`, ...).
+    pub attr: String,
+    /// Position inside an array attribute (`branches`), 0 otherwise.
+    pub position: usize,
+    /// The referenced function.
+    pub symbol: String,
+}
+
+/// The symbols an attribute names: a flat symbol ref, or an array of them.
+fn symbols_in(attr: Attribute) -> Vec<String> {
+    if let Ok(sym) = FlatSymbolRefAttribute::try_from(attr) {
+        return vec![sym.value().to_string()];
+    }
+    if let Ok(array) = ArrayAttribute::try_from(attr) {
+        let all: Vec<String> = (0..array.len())
+            .filter_map(|i| array.element(i).ok())
+            .filter_map(|a| FlatSymbolRefAttribute::try_from(a).ok())
+            .map(|s| s.value().to_string())
+            .collect();
+        if all.len() == array.len() {
+            return all;
+        }
+    }
+    Vec::new()
+}
+
+/// The subgraphs `op` references: symbol attributes naming a function for which
+/// `is_function` holds, in GE's subgraph order.
+pub fn subgraph_refs(op: OperationRef, is_function: impl Fn(&str) -> bool) -> Vec<SubgraphRef> {
+    let mut named: Vec<(usize, String, Vec<String>)> = op
+        .attributes()
+        .filter_map(|(name, attr)| {
+            let name = name.as_string_ref().as_str().ok()?.to_string();
+            let symbols = symbols_in(attr);
+            (!symbols.is_empty() && symbols.iter().all(|s| is_function(s))).then(|| {
+                let rank = SUBGRAPH_ATTRS
+                    .iter()
+                    .position(|a| *a == name)
+                    .unwrap_or(SUBGRAPH_ATTRS.len());
+                (rank, name, symbols)
+            })
+        })
+        .collect();
+    named.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    named
+        .into_iter()
+        .flat_map(|(_, attr, symbols)| {
+            symbols
+                .into_iter()
+                .enumerate()
+                .map(move |(position, symbol)| SubgraphRef {
+                    attr: attr.clone(),
+                    position,
+                    symbol,
+                })
+        })
+        .collect()
+}
+
+/// Where a subgraph hangs: its parent graph, the op referencing it, and the reference.
+#[derive(Clone, Debug)]
+pub struct ParentLink<'c, 'a> {
+    /// Index of the parent graph in the tree.
+    pub graph: usize,
+    pub op: OperationRef<'c, 'a>,
+    pub attr: String,
+    pub position: usize,
+}
+
+/// One graph of the tree.
+#[derive(Clone, Debug)]
+pub struct SubgraphEntry<'c, 'a> {
+    pub name: String,
+    pub func: OperationRef<'c, 'a>,
+    pub parent: Option<ParentLink<'c, 'a>>,
+    /// Child graphs, in parent-op program order then GE subgraph order.
+    pub children: Vec<usize>,
+    /// 0 for the root.
+    pub depth: usize,
+}
+
+/// The module's graphs as GE sees them: the root graph and its subgraphs, each with the
+/// parent op that owns it. Index 0 is the root.
+pub struct SubgraphTree<'c, 'a> {
+    entries: Vec<SubgraphEntry<'c, 'a>>,
+    by_name: HashMap<String, usize>,
+    unreferenced: Vec<String>,
+}
+
+impl<'c, 'a> SubgraphTree<'c, 'a> {
+    /// Builds the tree below the function `root` (usually `main`). A function referenced
+    /// twice (two parents, or a cycle) is an error: a GE subgraph has exactly one parent.
+    pub fn build(module: &'a Module<'c>, root: &str) -> Result<Self, IrError> {
+        let funcs: HashMap<String, OperationRef<'c, 'a>> = prim::block_ops(module.body())
+            .into_iter()
+            .filter(|op| op.name().as_string_ref().as_str() == Ok("func.func"))
+            .filter_map(|op| Some((str_attr(op, "sym_name")?.to_string(), op)))
+            .collect();
+        let root_func = *funcs
+            .get(root)
+            .ok_or_else(|| IrError::Structure(format!("no function @{root} in the module")))?;
+        let mut tree = SubgraphTree {
+            entries: vec![SubgraphEntry {
+                name: root.to_string(),
+                func: root_func,
+                parent: None,
+                children: Vec::new(),
+                depth: 0,
+            }],
+            by_name: HashMap::from([(root.to_string(), 0)]),
+            unreferenced: Vec::new(),
+        };
+        let mut next = 0;
+        while next < tree.entries.len() {
+            let (func, depth) = (tree.entries[next].func, tree.entries[next].depth);
+            let body = func.region(0).ok().and_then(|r| r.first_block());
+            for op in body.map(prim::block_ops).unwrap_or_default() {
+                for r in subgraph_refs(op, |s| funcs.contains_key(s)) {
+                    if let Some(&seen) = tree.by_name.get(&r.symbol) {
+                        let first = match &tree.entries[seen].parent {
+                            Some(p) => format!("`{}`", super::ops::display_name(p.op)),
+                            None => "the root".to_string(),
+                        };
+                        return Err(IrError::Structure(format!(
+                            "subgraph @{} is referenced by {} and by `{}`; a GE subgraph has one parent",
+                            r.symbol,
+                            first,
+                            super::ops::display_name(op)
+                        )));
+                    }
+                    let child = tree.entries.len();
+                    tree.by_name.insert(r.symbol.clone(), child);
+                    tree.entries.push(SubgraphEntry {
+                        name: r.symbol.clone(),
+                        func: funcs[&r.symbol],
+                        parent: Some(ParentLink {
+                            graph: next,
+                            op,
+                            attr: r.attr,
+                            position: r.position,
+                        }),
+                        children: Vec::new(),
+                        depth: depth + 1,
+                    });
+                    tree.entries[next].children.push(child);
+                }
+            }
+            next += 1;
+        }
+        let mut unreferenced: Vec<String> = funcs
+            .keys()
+            .filter(|name| !tree.by_name.contains_key(*name))
+            .cloned()
+            .collect();
+        unreferenced.sort();
+        tree.unreferenced = unreferenced;
+        Ok(tree)
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn get(&self, index: usize) -> Option<&SubgraphEntry<'c, 'a>> {
+        self.entries.get(index)
+    }
+
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// Children before their parent, siblings in subgraph order (post-order): the order to
+    /// process subgraphs so inner results are known when the parent is handled.
+    pub fn innermost_first(&self) -> Vec<usize> {
+        let mut order = Vec::with_capacity(self.entries.len());
+        // Iterative post-order: (node, next child to visit).
+        let mut stack = vec![(0usize, 0usize)];
+        while let Some((node, child)) = stack.pop() {
+            if let Some(&c) = self.entries[node].children.get(child) {
+                stack.push((node, child + 1));
+                stack.push((c, 0));
+            } else {
+                order.push(node);
+            }
+        }
+        order
+    }
+
+    /// Parents before their children (pre-order), siblings in subgraph order.
+    pub fn outermost_first(&self) -> Vec<usize> {
+        let mut order = Vec::with_capacity(self.entries.len());
+        let mut stack = vec![0usize];
+        while let Some(node) = stack.pop() {
+            order.push(node);
+            stack.extend(self.entries[node].children.iter().rev());
+        }
+        order
+    }
+
+    /// Functions of the module that are neither the root nor one of its subgraphs, by name.
+    pub fn unreferenced(&self) -> &[String] {
+        &self.unreferenced
+    }
+}

@@ -1,0 +1,299 @@
+//! GE-faithful node insertion and removal, usable inside a pattern callback or outside.
+//!
+//! These reproduce `GraphUtils::InsertNodeBefore`, `InsertNodeAfter` and
+//! `IsolateNode(node, {0})` + `RemoveNode` (metadef `graph_utils.cc`), including the way they
+//! move control edges (ge-behaviour-notes F.8, B.9–B.12). GE unit tests observe those moves.
+//!
+//! Placement: GE adds new nodes right after the producer in its node list. In SSA a new op
+//! must also come after every op whose result it reads, so it goes right after the latest
+//! of its operands' producers (usually the producer itself) — program order stays a
+//! topological order.
+
+use super::{
+    error::IrError,
+    ops::{
+        build_op, ctrl_operands, ctrl_result, ctrl_successors, data_operands, data_results,
+        display_name, ge_type, has_ctrl_edge, node_name, num_data_operands, op_def, producer,
+        set_operands, uses, OpKey, Use, NAME_ATTR,
+    },
+    prim,
+    rewriter::Rewriter,
+};
+use melior::ir::{operation::OperationLike, Attribute, OperationRef, Value, ValueLike};
+use std::collections::{HashMap, HashSet};
+
+/// Control edges from these GE types stay on the consumer in `InsertNodeBefore`
+/// (`NodeUtils::IsLikeAtomicClean`).
+const ATOMIC_CLEAN_LIKE: &[&str] = &["AtomicAddrClean", "MemSet"];
+/// `InsertNodeAfter` does not move the out-control edges of these producers.
+const SWITCH_LIKE: &[&str] = &["Switch", "RefSwitch", "SwitchN"];
+/// `IsolateNode` routes control through one NoOp when in × out exceeds this
+/// (`kNoOpOptimizeThreshold`).
+const NOOP_THRESHOLD: usize = 1000;
+
+fn has_ge_type(op: OperationRef, types: &[&str]) -> bool {
+    ge_type(op).is_some_and(|t| types.contains(&t))
+}
+
+/// The latest op, in `block_of`'s block, among the producers of `values`.
+fn latest_producer<'c, 'a>(
+    block_of: OperationRef<'c, 'a>,
+    values: &[Value<'c, 'a>],
+) -> Option<OperationRef<'c, 'a>> {
+    let mut latest: Option<OperationRef> = None;
+    for value in values {
+        let Some(op) = producer(*value).op() else {
+            continue;
+        };
+        if prim::is_before_in_block(op, block_of).is_none() {
+            continue; // another block (or the op itself): not a placement constraint here
+        }
+        if latest.is_none_or(|l| prim::is_before_in_block(l, op) == Some(true)) {
+            latest = Some(op);
+        }
+    }
+    latest
+}
+
+/// GE's `InsertNodeBefore(consumer:input)`: a new `new_op` node reads the value `consumer`
+/// read at data input `input`, and `consumer` reads the new node's output 0 instead.
+/// The consumer's in-control edges move onto the new node, except those from
+/// AtomicAddrClean / MemSet nodes. Returns the new op.
+pub fn insert_before_input<'c, 'a>(
+    rw: &Rewriter<'c, '_>,
+    consumer: OperationRef<'c, 'a>,
+    input: usize,
+    new_op: &str,
+    attrs: &[(&str, Attribute<'c>)],
+) -> Result<OperationRef<'c, 'a>, IrError> {
+    let mut data = data_operands(consumer);
+    let value = *data.get(input).ok_or_else(|| IrError::NoSuchPort {
+        node: display_name(consumer),
+        what: "data input",
+        index: input,
+    })?;
+    let (kept, moved): (Vec<Value>, Vec<Value>) =
+        ctrl_operands(consumer).into_iter().partition(|v| {
+            producer(*v)
+                .op()
+                .is_some_and(|p| has_ge_type(p, ATOMIC_CLEAN_LIKE))
+        });
+    let op = build_op(
+        consumer.location(),
+        new_op,
+        &[value],
+        &moved,
+        &[value.r#type()],
+        attrs,
+    )?;
+
+    let mut operands = moved.clone();
+    operands.push(value);
+    let block = consumer.block().ok_or_else(|| {
+        IrError::Structure(format!("`{}` is not in a block", display_name(consumer)))
+    })?;
+    let inserted = match latest_producer(consumer, &operands) {
+        Some(anchor) => rw.insert_after(anchor, op),
+        None => rw.insert_at_start(block, op),
+    };
+    data[input] = inserted
+        .result(0)
+        .map_err(|_| IrError::Build(new_op.to_string()))?
+        .into();
+    if let Err(error) = set_operands(rw, consumer, &data, &kept) {
+        rw.erase(inserted)?;
+        return Err(error);
+    }
+    Ok(inserted)
+}
+
+/// GE's `InsertNodeAfter(producer:output, consumers)`: a new `new_op` node reads data output
+/// `output` of `producer`; each listed consumer use (from [`data_uses`](super::ops::data_uses),
+/// possibly filtered) reads the new node's output 0 instead. When at least one consumer is
+/// rewired, the producer's out-control edges move onto the new node (not for
+/// Switch / RefSwitch / SwitchN producers). Returns the new op, placed right after `producer`.
+pub fn insert_after_output<'c, 'a>(
+    rw: &Rewriter<'c, '_>,
+    producer_op: OperationRef<'c, 'a>,
+    output: usize,
+    new_op: &str,
+    attrs: &[(&str, Attribute<'c>)],
+    consumers: &[Use<'c, 'a>],
+) -> Result<OperationRef<'c, 'a>, IrError> {
+    let value = *data_results(producer_op)
+        .get(output)
+        .ok_or_else(|| IrError::NoSuchPort {
+            node: display_name(producer_op),
+            what: "data output",
+            index: output,
+        })?;
+    for u in consumers {
+        let reads = u.owner.operand(u.operand).is_ok_and(|v| v == value);
+        if !reads || u.operand >= num_data_operands(u.owner) {
+            return Err(IrError::StaleUse {
+                node: display_name(u.owner),
+                operand: u.operand,
+            });
+        }
+    }
+    let op = build_op(
+        producer_op.location(),
+        new_op,
+        &[value],
+        &[],
+        &[value.r#type()],
+        attrs,
+    )?;
+    let inserted = rw.insert_after(producer_op, op);
+    let out: Value = inserted
+        .result(0)
+        .map_err(|_| IrError::Build(new_op.to_string()))?
+        .into();
+    for u in consumers {
+        rw.set_operand(u.owner, u.operand, out)?;
+    }
+    let moves_ctrl = !consumers.is_empty() && !has_ge_type(producer_op, SWITCH_LIKE);
+    if let (true, Some(old), Some(new)) =
+        (moves_ctrl, ctrl_result(producer_op), ctrl_result(inserted))
+    {
+        for successor in ctrl_successors(producer_op) {
+            let mut ctrl: Vec<Value> = ctrl_operands(successor)
+                .into_iter()
+                .filter(|v| *v != old)
+                .collect();
+            if !ctrl.contains(&new) {
+                ctrl.push(new);
+            }
+            set_operands(rw, successor, &data_operands(successor), &ctrl)?;
+        }
+    }
+    Ok(inserted)
+}
+
+/// GE's `IsolateNode(node, {0})` followed by `RemoveNode`: consumers of data output 0 read
+/// the value of data input 0 instead; then every predecessor of `node` (data or control)
+/// gets a control edge to every successor (data or control), except pairs now joined by
+/// the relinked data edge, pairs already joined by a control edge, and self-loops. So the
+/// in-control edges of `node` become in-control edges of each consumer and its out-control
+/// edges become out-control edges of the producer. Predecessors are taken in name order
+/// (GE's `NodeCompareKey` map), successors in edge order; new control operands are
+/// appended. Above 1000 (predecessor, successor) pairs GE routes them through one NoOp
+/// named `<node>_noop`; so does this.
+///
+/// Not representable, hence skipped: control edges from function arguments or into
+/// `func.return` (NetOutput carries no control operands in this IR).
+pub fn bypass_and_erase<'c>(
+    rw: &Rewriter<'c, '_>,
+    node: OperationRef<'c, '_>,
+) -> Result<(), IrError> {
+    let name = display_name(node);
+    let cannot = |reason: String| IrError::CannotBypass {
+        node: name.clone(),
+        reason,
+    };
+    let outputs = data_results(node);
+    for (k, out) in outputs.iter().enumerate().skip(1) {
+        if !uses(*out).is_empty() {
+            return Err(cannot(format!("data output {k} has consumers")));
+        }
+    }
+    let relinked: Vec<Use> = outputs.first().map(|o| uses(*o)).unwrap_or_default();
+    let through = data_operands(node).first().copied();
+    if !relinked.is_empty() && through.is_none() {
+        return Err(cannot(
+            "output 0 has consumers but there is no input 0".into(),
+        ));
+    }
+    let through_producer = through.and_then(|v| producer(v).op());
+
+    // GE's in_nodes / out_nodes: every neighbour once, data edges first.
+    let mut seen = HashSet::new();
+    let mut in_nodes: Vec<OperationRef> = node
+        .operands()
+        .filter_map(|v| producer(v).op())
+        .filter(|p| seen.insert(OpKey::of(*p)))
+        .collect();
+    in_nodes.sort_by(|a, b| node_name(*a).unwrap_or("").cmp(node_name(*b).unwrap_or("")));
+    let mut seen = HashSet::new();
+    let out_nodes: Vec<OperationRef> = outputs
+        .iter()
+        .flat_map(|o| uses(*o))
+        .map(|u| u.owner)
+        .chain(ctrl_successors(node))
+        .filter(|s| seen.insert(OpKey::of(*s)))
+        .collect();
+    // Data edges the relink creates, with multiplicity (GE counts edges, not nodes).
+    let mut relinked_to: HashMap<OpKey, usize> = HashMap::new();
+    for u in &relinked {
+        *relinked_to.entry(OpKey::of(u.owner)).or_default() += 1;
+    }
+    let is_relinked_pair = |from: OperationRef, to: OperationRef| {
+        through_producer == Some(from) && relinked_to.contains_key(&OpKey::of(to))
+    };
+    let can_carry = |from: OperationRef, to: OperationRef| {
+        ctrl_result(from).is_some() && op_def(to).is_some() && from != to
+    };
+
+    // The control edges to add, per successor, in the order GE adds them.
+    let mut added: HashMap<OpKey, Vec<Value>> = HashMap::new();
+    let (n_in, n_out) = (in_nodes.len(), out_nodes.len());
+    if n_in * n_out > NOOP_THRESHOLD && n_in * n_out > n_in + n_out {
+        let noop_in: Vec<Value> = in_nodes
+            .iter()
+            .filter(|p| !(through_producer == Some(**p) && relinked.len() == n_out))
+            .filter_map(|p| ctrl_result(*p))
+            .collect();
+        let noop_out: Vec<OperationRef> = out_nodes
+            .iter()
+            .copied()
+            .filter(|s| relinked_to.get(&OpKey::of(*s)).copied().unwrap_or(0) != n_in)
+            .filter(|s| op_def(*s).is_some())
+            .collect();
+        if !noop_in.is_empty() && !noop_out.is_empty() {
+            let ctx = node.context();
+            let attrs = [(NAME_ATTR, prim::string_attr(ctx, &format!("{name}_noop")))];
+            let op = build_op(node.location(), "NoOp", &[], &noop_in, &[], &attrs)?;
+            let inserted = rw.insert_before(node, op);
+            let token = ctrl_result(inserted).ok_or_else(|| IrError::NoCtrl("NoOp".into()))?;
+            for s in &noop_out {
+                added.entry(OpKey::of(*s)).or_default().push(token);
+            }
+        }
+    } else {
+        for from in &in_nodes {
+            for to in &out_nodes {
+                if is_relinked_pair(*from, *to)
+                    || !can_carry(*from, *to)
+                    || has_ctrl_edge(*from, *to)
+                {
+                    continue;
+                }
+                let token = ctrl_result(*from).expect("can_carry checked the control result");
+                let list = added.entry(OpKey::of(*to)).or_default();
+                if !list.contains(&token) {
+                    list.push(token);
+                }
+            }
+        }
+    }
+
+    // Apply: relink data, rewrite each successor's control operands once, erase.
+    if let Some(value) = through {
+        for u in &relinked {
+            rw.set_operand(u.owner, u.operand, value)?;
+        }
+    }
+    let own_token = ctrl_result(node);
+    for to in &out_nodes {
+        let extra = added.remove(&OpKey::of(*to)).unwrap_or_default();
+        let ctrl = ctrl_operands(*to);
+        let had_own = own_token.is_some_and(|t| ctrl.contains(&t));
+        if extra.is_empty() && !had_own {
+            continue;
+        }
+        let mut new_ctrl: Vec<Value> = ctrl.into_iter().filter(|v| Some(*v) != own_token).collect();
+        new_ctrl.extend(extra);
+        set_operands(rw, *to, &data_operands(*to), &new_ctrl)?;
+    }
+    rw.erase(node)
+}

@@ -1,0 +1,33 @@
+//! The FFI wrapper layer: the only module of the crate allowed to use `unsafe`.
+//!
+//! Passes are written against this safe surface:
+//! * [`pattern`]: "a pass = analyses + patterns" — pattern sets of Rust closures driven by
+//!   MLIR's greedy or walk driver, freed after use (melior's own helpers leak them).
+//! * [`rewriter`]: the safe rewriter handle every IR mutation goes through, inside a pattern
+//!   callback (so the driver is notified) or outside one ([`IrRewriter`]).
+//! * [`ops`]: op-level helpers that know the `ascend` conventions (trailing control
+//!   operands, one control result, segment sizes from the op table, names, attributes).
+//! * [`insert`]: GE-faithful node insertion and removal (`InsertNodeBefore`,
+//!   `InsertNodeAfter`, `IsolateNode` + `RemoveNode`) including their control-edge moves.
+//! * [`graph`]: a petgraph view of one function and the module's subgraph tree.
+//!
+//! Every `unsafe` block lives in `prim.rs`, `rewriter.rs` or `pattern.rs`, each with a
+//! `// SAFETY:` comment.
+
+mod error;
+pub mod graph;
+pub mod insert;
+pub mod ops;
+pub mod pattern;
+mod prim;
+pub mod rewriter;
+
+pub use error::IrError;
+pub use graph::{EdgeKind, FuncGraph, GraphNode, NodeKind, SubgraphRef, SubgraphTree};
+pub use insert::{bypass_and_erase, insert_after_output, insert_before_input};
+pub use ops::{OpKey, Producer, Use};
+pub use pattern::{
+    apply_greedily, walk_and_apply, FrozenPatternSet, GreedyConfig, OpPattern, PatternError,
+    PatternSet,
+};
+pub use rewriter::{IrRewriter, Rewriter};
