@@ -21,6 +21,8 @@ pub mod ops;
 pub mod pattern;
 mod prim;
 pub mod rewriter;
+#[cfg(test)]
+mod test_util;
 
 pub use error::IrError;
 pub use graph::{EdgeKind, FuncGraph, GraphNode, NodeKind, SubgraphRef, SubgraphTree};

@@ -485,3 +485,192 @@ pub fn build_op<'c>(
         .build()
         .map_err(|_| IrError::Build(op_name.clone()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        dialect::{new_context, IRDL_SOURCE},
+        ir::{
+            rewriter::IrRewriter,
+            test_util::{func, op, parse, summary},
+        },
+    };
+
+    const MAIN: &str = r#"
+func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %x:2 = "ascend.data"(%arg0) {name = "x", index = 0 : i64} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  %w:2 = "ascend.const"() {name = "w", flag = true, n = 7 : i64} : () -> (tensor<4xf32>, !ascend.ctrl)
+  %c = "ascend.atomic_addr_clean"() {name = "clean"} : () -> !ascend.ctrl
+  %a:2 = "ascend.add"(%x#0, %w#0, %c, %w#1) {name = "a"} : (tensor<4xf32>, tensor<4xf32>, !ascend.ctrl, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
+  %s:2 = "ascend.add_n"(%a#0, %x#0, %a#1) {name = "s", operandSegmentSizes = array<i32: 2, 1>} : (tensor<4xf32>, tensor<4xf32>, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
+  %b:2 = "ascend.add"(%a#0, %s#0) {name = "b"} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  return %b#0 : tensor<4xf32>
+}
+"#;
+
+    #[test]
+    fn ctrl_is_the_only_ascend_type() {
+        // `is_ctrl_type` decides by dialect namespace; a second ascend type breaks that.
+        assert_eq!(IRDL_SOURCE.matches("irdl.type @").count(), 1);
+    }
+
+    #[test]
+    fn operands_split_into_data_and_ctrl() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let a = op(&module, "a");
+        assert_eq!(num_data_operands(a), 2);
+        assert_eq!(data_operands(a).len(), 2);
+        let preds: Vec<_> = ctrl_predecessors(a).into_iter().filter_map(node_name).collect();
+        assert_eq!(preds, ["clean", "w"]);
+        assert_eq!(data_results(a).len(), 1);
+        assert!(ctrl_result(a).is_some());
+        assert_eq!(ctrl_result(op(&module, "clean")), op(&module, "clean").result(0).ok().map(Value::from));
+        let ret = crate::ir::test_util::body(func(&module, "main")).pop().unwrap();
+        assert_eq!(ctrl_result(ret), None);
+        assert_eq!(data_operands(ret).len(), 1);
+        assert!(has_ctrl_edge(op(&module, "w"), a));
+        assert!(!has_ctrl_edge(a, op(&module, "w")));
+        let x = op(&module, "x");
+        assert_eq!(producer(data_operands(x)[0]), Producer::Arg { index: 0 });
+        assert_eq!(
+            producer(data_operands(a)[1]),
+            Producer::Op { op: op(&module, "w"), result: 0 }
+        );
+    }
+
+    #[test]
+    fn uses_come_in_program_order() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let users: Vec<_> = data_uses(op(&module, "a"), 0)
+            .unwrap()
+            .into_iter()
+            .map(|u| (node_name(u.owner).unwrap(), u.operand))
+            .collect();
+        assert_eq!(users, [("s", 0), ("b", 0)]);
+        let x_users: Vec<_> = data_uses(op(&module, "x"), 0)
+            .unwrap()
+            .into_iter()
+            .map(|u| (node_name(u.owner).unwrap(), u.operand))
+            .collect();
+        assert_eq!(x_users, [("a", 0), ("s", 1)]);
+        let succ: Vec<_> = ctrl_successors(op(&module, "w")).into_iter().filter_map(node_name).collect();
+        assert_eq!(succ, ["a"]);
+        assert!(data_uses(op(&module, "a"), 1).is_err());
+    }
+
+    #[test]
+    fn set_operands_recomputes_segment_sizes() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let s = op(&module, "s");
+        let x = data_results(op(&module, "x"))[0];
+        let w = data_results(op(&module, "w"))[0];
+        let tokens = [ctrl_result(op(&module, "w")).unwrap(), ctrl_result(op(&module, "clean")).unwrap()];
+        set_operands(&rw, s, &[x, w, x], &tokens).unwrap();
+        assert!(module.as_operation().verify());
+        assert!(s.to_string().contains("operandSegmentSizes = array<i32: 3, 2>"), "{s}");
+        assert!(summary(func(&module, "main")).contains("s = add_n(x, w, x) ^w ^clean"));
+
+        // A ctrl token among data operands, or too few data operands: refused, unchanged.
+        let before = s.to_string();
+        assert!(matches!(
+            set_operands(&rw, s, &[x, tokens[0]], &[]),
+            Err(IrError::BadOperands { .. })
+        ));
+        let a = op(&module, "a");
+        assert!(matches!(set_operands(&rw, a, &[x], &[]), Err(IrError::Arity { .. })));
+        assert_eq!(s.to_string(), before);
+    }
+
+    #[test]
+    fn ctrl_edges_are_added_once_and_removed() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let (x, b, s) = (op(&module, "x"), op(&module, "b"), op(&module, "s"));
+        assert_eq!(add_ctrl_edge(&rw, x, b), Ok(true));
+        assert_eq!(add_ctrl_edge(&rw, x, b), Ok(false));
+        assert_eq!(add_ctrl_edge(&rw, s, b), Ok(true));
+        assert!(summary(func(&module, "main")).contains("b = add(a, s) ^x ^s"));
+        assert!(matches!(add_ctrl_edge(&rw, b, x), Err(IrError::Dominance { .. })));
+        assert_eq!(remove_ctrl_edge(&rw, x, b), Ok(true));
+        assert_eq!(remove_ctrl_edge(&rw, x, b), Ok(false));
+        assert!(summary(func(&module, "main")).contains("b = add(a, s) ^s"));
+        // add_n keeps its segment sizes right when only control operands change.
+        assert_eq!(add_ctrl_edge(&rw, x, s), Ok(true));
+        assert!(s.to_string().contains("array<i32: 2, 2>"), "{s}");
+        assert!(module.as_operation().verify());
+    }
+
+    #[test]
+    fn build_op_resolves_names_and_adds_ctrl_and_segments() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let a = op(&module, "a");
+        let value = data_results(a)[0];
+        let ty = value.r#type();
+        let loc = Location::unknown(&context);
+        let name = |n: &str| (NAME_ATTR, prim::string_attr(loc.context(), n));
+
+        let by_type = build_op(loc, "Identity", &[value], &[], &[ty], &[name("i1")]).unwrap();
+        let i1 = rw.insert_after(a, by_type);
+        assert_eq!(i1.name().as_string_ref().as_str(), Ok("ascend.identity"));
+        assert_eq!(ge_type(i1), Some("Identity"));
+        assert_eq!(i1.result_count(), 2);
+
+        let token = ctrl_result(a).unwrap();
+        let sum = build_op(loc, "ascend.add_n", &[value, value], &[token], &[ty], &[name("n2")]).unwrap();
+        let n2 = rw.insert_after(i1, sum);
+        assert!(n2.to_string().contains("operandSegmentSizes = array<i32: 2, 1>"));
+
+        let generic = build_op(loc, "MyCustomOp", &[value], &[], &[ty, ty], &[name("g")]).unwrap();
+        let g = rw.insert_after(n2, generic);
+        assert_eq!(g.name().as_string_ref().as_str(), Ok(GENERIC_OP));
+        assert_eq!(ge_type(g), Some("MyCustomOp"));
+        assert!(g.to_string().contains("resultSegmentSizes = array<i32: 1, 1, 0, 1>"), "{g}");
+        assert!(module.as_operation().verify(), "{}", module.as_operation());
+
+        assert!(matches!(
+            build_op(loc, "ascend.nope", &[], &[], &[], &[]),
+            Err(IrError::UnknownOp(_))
+        ));
+        assert!(matches!(
+            build_op(loc, "Identity", &[], &[], &[ty], &[]),
+            Err(IrError::Arity { .. })
+        ));
+    }
+
+    #[test]
+    fn attributes_read_and_write() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let w = op(&module, "w");
+        assert_eq!(node_name(w), Some("w"));
+        assert_eq!(bool_attr(w, "flag"), Some(true));
+        assert_eq!(int_attr(w, "n"), Some(7));
+        assert_eq!(str_attr(w, "n"), None);
+        set_str_attr(&rw, w, "_stream_label", "s0");
+        set_int_attr(&rw, w, "stream_id", 3);
+        set_bool_attr(&rw, w, "_input_mutable", false);
+        assert_eq!(str_attr(w, "_stream_label"), Some("s0"));
+        assert_eq!(int_attr(w, "stream_id"), Some(3));
+        assert_eq!(bool_attr(w, "_input_mutable"), Some(false));
+        assert!(remove_attr(&rw, w, "stream_id"));
+        assert!(!remove_attr(&rw, w, "stream_id"));
+        assert_eq!(display_name(w), "w");
+        assert_eq!(OpKey::of(w), OpKey::from(op(&module, "w")));
+        assert_ne!(OpKey::of(w), OpKey::of(op(&module, "x")));
+        assert_eq!(is_before_in_block(op(&module, "x"), w), Some(true));
+        assert_eq!(is_before_in_block(w, op(&module, "x")), Some(false));
+    }
+}

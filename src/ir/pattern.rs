@@ -377,3 +377,165 @@ impl fmt::Display for PatternError {
 }
 
 impl std::error::Error for PatternError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        dialect::new_context,
+        ir::{
+            insert::bypass_and_erase,
+            ops::{node_name, set_str_attr, str_attr, OpKey},
+            test_util::{func, op, parse, summary},
+        },
+    };
+    use melior::ir::operation::OperationLike;
+    use std::{cell::Cell, collections::HashMap};
+
+    const CHAIN: &str = r#"
+func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %x:2 = "ascend.data"(%arg0) {name = "x"} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  %i1:2 = "ascend.identity"(%x#0) {name = "i1"} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  %i2:2 = "ascend.identity"(%i1#0) {name = "i2"} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  %a:2 = "ascend.add"(%i2#0, %x#0) {name = "a"} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  return %a#0 : tensor<4xf32>
+}
+"#;
+
+    #[test]
+    fn greedy_patterns_use_a_precomputed_decision_map() {
+        let context = new_context();
+        let module = parse(&context, CHAIN);
+        // "Analysis": remove i2 only.
+        let decisions: HashMap<OpKey, bool> =
+            HashMap::from([(OpKey::of(op(&module, "i1")), false), (OpKey::of(op(&module, "i2")), true)]);
+        let seen = Cell::new(0);
+        let patterns = PatternSet::new(&context).add(OpPattern::new("ascend.identity", 1, |op, rw| {
+            seen.set(seen.get() + 1);
+            decisions.get(&OpKey::of(op)) == Some(&true) && bypass_and_erase(rw, op).is_ok()
+        }));
+        apply_greedily(module.as_operation(), patterns, &GreedyConfig::default()).unwrap();
+        assert!(seen.get() >= 2);
+        assert_eq!(
+            summary(func(&module, "main")),
+            "x = data(%arg0)\ni1 = identity(x)\na = add(i1, x)\nreturn(a)"
+        );
+        assert!(module.as_operation().verify());
+    }
+
+    #[test]
+    fn walk_driver_visits_every_matching_op_once() {
+        let context = new_context();
+        let module = parse(&context, CHAIN);
+        let mut visited = Vec::new();
+        let patterns = PatternSet::new(&context).add(OpPattern::new("ascend.identity", 1, |op, rw| {
+            visited.push(node_name(op).unwrap().to_string());
+            set_str_attr(rw, op, "_stream_label", "s1");
+            true
+        }));
+        walk_and_apply(module.as_operation(), patterns);
+        assert_eq!(visited, ["i1", "i2"]);
+        assert_eq!(str_attr(op(&module, "i2"), "_stream_label"), Some("s1"));
+        assert_eq!(str_attr(op(&module, "a"), "_stream_label"), None);
+    }
+
+    #[test]
+    fn higher_benefit_runs_first_and_a_frozen_set_is_reusable() {
+        let context = new_context();
+        let module = parse(&context, CHAIN);
+        let order = std::cell::RefCell::new(Vec::new());
+        let frozen = PatternSet::new(&context)
+            .add(OpPattern::new("ascend.add", 1, |_, _| {
+                order.borrow_mut().push("low");
+                false
+            }))
+            .add(OpPattern::new("ascend.add", 5, |_, _| {
+                order.borrow_mut().push("high");
+                false
+            }))
+            .freeze();
+        frozen.walk_and_apply(module.as_operation());
+        frozen.walk_and_apply(module.as_operation());
+        assert_eq!(*order.borrow(), ["high", "low", "high", "low"]);
+    }
+
+    /// Counts drops of the value each closure owns.
+    struct DropCounter<'a>(&'a Cell<usize>);
+    impl Drop for DropCounter<'_> {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() + 1);
+        }
+    }
+
+    #[test]
+    fn closures_are_dropped_after_every_apply() {
+        // melior's helpers leak the frozen set and so every closure; ours must free them.
+        let context = new_context();
+        let module = parse(&context, CHAIN);
+        let dropped = Cell::new(0);
+        const RUNS: usize = 300;
+        for run in 0..RUNS {
+            let guard = DropCounter(&dropped);
+            let patterns = PatternSet::new(&context).add(OpPattern::new("ascend.add", 1, move |_, _| {
+                let _keep = &guard;
+                false
+            }));
+            if run % 2 == 0 {
+                apply_greedily(module.as_operation(), patterns, &GreedyConfig::default()).unwrap();
+            } else {
+                walk_and_apply(module.as_operation(), patterns);
+            }
+            assert_eq!(dropped.get(), run + 1, "closures of run {run} are freed right away");
+        }
+        // A set dropped without freezing frees its closures too.
+        let guard = DropCounter(&dropped);
+        drop(PatternSet::new(&context).add(OpPattern::new("ascend.add", 1, move |_, _| {
+            let _keep = &guard;
+            false
+        })));
+        assert_eq!(dropped.get(), RUNS + 1);
+    }
+
+    #[test]
+    fn greedy_config_is_honoured() {
+        let context = new_context();
+        let module = parse(&context, CHAIN);
+        // A pattern that claims a change every time never converges.
+        let calls = |max: i64| {
+            let count = Cell::new(0);
+            let patterns = PatternSet::new(&context).add(OpPattern::new("ascend.add", 1, |_, _| {
+                count.set(count.get() + 1);
+                true
+            }));
+            let config = GreedyConfig {
+                max_iterations: Some(max),
+                ..GreedyConfig::default()
+            };
+            let result = apply_greedily(module.as_operation(), patterns, &config);
+            (result, count.get())
+        };
+        let (result_2, calls_2) = calls(2);
+        let (result_6, calls_6) = calls(6);
+        assert_eq!(result_2, Err(PatternError::NotConverged));
+        assert_eq!(result_6, Err(PatternError::NotConverged));
+        assert!(calls_2 < calls_6, "max_iterations reaches MLIR: {calls_2} vs {calls_6}");
+    }
+
+    #[test]
+    fn a_panicking_callback_resumes_after_the_driver() {
+        let context = new_context();
+        let module = parse(&context, CHAIN);
+        let calls = Cell::new(0);
+        let patterns = PatternSet::new(&context).add(OpPattern::new("ascend.identity", 1, |_, _| {
+            calls.set(calls.get() + 1);
+            panic!("pattern bug");
+        }));
+        let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            walk_and_apply(module.as_operation(), patterns);
+        }));
+        let payload = result.expect_err("the panic reaches the caller");
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"pattern bug"));
+        assert_eq!(calls.get(), 1, "later callbacks of a poisoned set are skipped");
+        assert!(module.as_operation().verify());
+    }
+}
