@@ -297,3 +297,329 @@ pub fn bypass_and_erase<'c>(
     }
     rw.erase(node)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        dialect::new_context,
+        ir::{
+            ops::data_uses,
+            pattern::{walk_and_apply, OpPattern, PatternSet},
+            rewriter::IrRewriter,
+            test_util::{func, op, parse, summary},
+        },
+    };
+    use melior::{
+        ir::{Location, Module},
+        Context,
+    };
+
+    const T: &str = "tensor<4xf32>";
+
+    fn name_attr<'c>(context: &'c Context, name: &str) -> [(&'static str, Attribute<'c>); 1] {
+        [(
+            NAME_ATTR,
+            prim::string_attr(Location::unknown(context).context(), name),
+        )]
+    }
+
+    fn check(module: &Module, expected: &str) {
+        assert!(module.as_operation().verify(), "{}", module.as_operation());
+        let got = summary(func(module, "main"));
+        assert_eq!(got, expected.trim(), "\n{got}");
+    }
+
+    /// `lines` become the body of `@main(%arg0: T) -> T`.
+    fn main_with(lines: &[String], ret: &str) -> String {
+        format!(
+            "func.func @main(%arg0: {T}) -> {T} {{\n{}\n  return {ret} : {T}\n}}",
+            lines.join("\n")
+        )
+    }
+
+    fn data(name: &str) -> String {
+        format!(
+            r#"  %{name}:2 = "ascend.data"(%arg0) {{name = "{name}"}} : ({T}) -> ({T}, !ascend.ctrl)"#
+        )
+    }
+
+    fn konst(name: &str) -> String {
+        format!(r#"  %{name}:2 = "ascend.const"() {{name = "{name}"}} : () -> ({T}, !ascend.ctrl)"#)
+    }
+
+    fn ctrl_op(kind: &str, name: &str, ctrl: &[&str]) -> String {
+        let operands: Vec<String> = ctrl.iter().map(|c| format!("%{c}")).collect();
+        let types = vec!["!ascend.ctrl"; ctrl.len()].join(", ");
+        format!(
+            r#"  %{name} = "ascend.{kind}"({}) {{name = "{name}"}} : ({types}) -> !ascend.ctrl"#,
+            operands.join(", ")
+        )
+    }
+
+    /// `%name:2 = ascend.<kind>(data..., ctrl...)` with one tensor result.
+    fn node(kind: &str, name: &str, data: &[&str], ctrl: &[&str]) -> String {
+        let mut operands: Vec<String> = data.iter().map(|d| format!("%{d}")).collect();
+        operands.extend(ctrl.iter().map(|c| format!("%{c}")));
+        let mut types = vec![T; data.len()];
+        types.extend(vec!["!ascend.ctrl"; ctrl.len()]);
+        format!(
+            r#"  %{name}:2 = "ascend.{kind}"({}) {{name = "{name}"}} : ({}) -> ({T}, !ascend.ctrl)"#,
+            operands.join(", "),
+            types.join(", ")
+        )
+    }
+
+    fn base() -> String {
+        main_with(
+            &[
+                data("x"),
+                konst("w"),
+                ctrl_op("atomic_addr_clean", "clean", &[]),
+                ctrl_op("no_op", "n", &[]),
+                node("add", "a", &["x#0", "w#0"], &["clean", "w#1", "n"]),
+                node("add", "b", &["a#0", "a#0"], &["a#1"]),
+                node("identity", "c", &["a#0"], &["a#1"]),
+            ],
+            "%b#0",
+        )
+    }
+
+    #[test]
+    fn insert_before_input_moves_the_consumers_in_control_edges() {
+        let context = new_context();
+        let module = parse(&context, &base());
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let a = op(&module, "a");
+        let new =
+            insert_before_input(&rw, a, 1, "Identity", &name_attr(&context, "ident")).unwrap();
+        assert_eq!(node_name(new), Some("ident"));
+        check(
+            &module,
+            "
+x = data(%arg0)
+w = const()
+clean = atomic_addr_clean()
+n = no_op()
+ident = identity(w) ^w ^n
+a = add(x, ident) ^clean
+b = add(a, a) ^a
+c = identity(a) ^a
+return(b)",
+        );
+        assert!(matches!(
+            insert_before_input(&rw, a, 2, "Identity", &[]),
+            Err(IrError::NoSuchPort { .. })
+        ));
+    }
+
+    #[test]
+    fn insert_before_input_of_an_argument_goes_first() {
+        let context = new_context();
+        let module = parse(&context, &base());
+        let rewriter = IrRewriter::new(&context);
+        let x = op(&module, "x");
+        insert_before_input(
+            &rewriter.rewriter(),
+            x,
+            0,
+            "ascend.identity",
+            &name_attr(&context, "i0"),
+        )
+        .unwrap();
+        assert!(summary(func(&module, "main")).starts_with("i0 = identity(%arg0)\nx = data(i0)\n"));
+    }
+
+    #[test]
+    fn insert_after_output_rewires_chosen_consumers_and_moves_out_control() {
+        let context = new_context();
+        let module = parse(&context, &base());
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let a = op(&module, "a");
+        let chosen: Vec<Use> = data_uses(a, 0).unwrap().into_iter().skip(1).collect();
+        assert_eq!(chosen.len(), 2); // b:1 and c:0
+        insert_after_output(&rw, a, 0, "Identity", &name_attr(&context, "m"), &chosen).unwrap();
+        check(
+            &module,
+            "
+x = data(%arg0)
+w = const()
+clean = atomic_addr_clean()
+n = no_op()
+a = add(x, w) ^clean ^w ^n
+m = identity(a)
+b = add(a, m) ^m
+c = identity(m) ^m
+return(b)",
+        );
+    }
+
+    #[test]
+    fn insert_after_output_keeps_control_without_consumers_or_on_switch() {
+        let context = new_context();
+        let source = main_with(
+            &[
+                data("x"),
+                konst("p"),
+                r#"  %sw:3 = "ascend.switch"(%x#0, %p#0) {name = "sw"} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, !ascend.ctrl)"#.to_string(),
+                node("identity", "t", &["sw#1"], &["sw#2"]),
+                node("identity", "f", &["sw#0"], &["x#1"]),
+            ],
+            "%t#0",
+        );
+        let module = parse(&context, &source);
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let sw = op(&module, "sw");
+        let uses_t = data_uses(sw, 1).unwrap();
+        insert_after_output(&rw, sw, 1, "Identity", &name_attr(&context, "m1"), &uses_t).unwrap();
+        let x = op(&module, "x");
+        insert_after_output(&rw, x, 0, "Identity", &name_attr(&context, "m0"), &[]).unwrap();
+        check(
+            &module,
+            "
+x = data(%arg0)
+m0 = identity(x)
+p = const()
+sw = switch(x, p)
+m1 = identity(sw#1)
+t = identity(m1) ^sw
+f = identity(sw) ^x
+return(t)",
+        );
+        // A use that does not read the output is refused.
+        let stale = Use {
+            owner: op(&module, "f"),
+            operand: 0,
+        };
+        assert!(matches!(
+            insert_after_output(&rw, sw, 1, "Identity", &[], &[stale]),
+            Err(IrError::StaleUse { .. })
+        ));
+    }
+
+    #[test]
+    fn bypass_connects_every_predecessor_to_every_successor() {
+        let context = new_context();
+        let source = main_with(
+            &[
+                data("x"),
+                konst("w"),
+                konst("p"),
+                node("identity", "i", &["x#0"], &["p#1"]),
+                node("add", "d1", &["i#0", "w#0"], &[]),
+                node("add", "d2", &["i#0", "i#0"], &["w#1"]),
+                ctrl_op("no_op", "s", &["i#1"]),
+            ],
+            "%i#0",
+        );
+        let module = parse(&context, &source);
+        let rewriter = IrRewriter::new(&context);
+        bypass_and_erase(&rewriter.rewriter(), op(&module, "i")).unwrap();
+        check(
+            &module,
+            "
+x = data(%arg0)
+w = const()
+p = const()
+d1 = add(x, w) ^p
+d2 = add(x, x) ^w ^p
+s = no_op() ^p ^x
+return(x)",
+        );
+    }
+
+    #[test]
+    fn bypass_refuses_what_it_cannot_relink() {
+        let context = new_context();
+        let source = main_with(
+            &[
+                data("x"),
+                konst("p"),
+                r#"  %sw:3 = "ascend.switch"(%x#0, %p#0) {name = "sw"} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, !ascend.ctrl)"#.to_string(),
+                node("identity", "t", &["sw#1"], &[]),
+            ],
+            "%t#0",
+        );
+        let module = parse(&context, &source);
+        let before = summary(func(&module, "main"));
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        assert!(matches!(
+            bypass_and_erase(&rw, op(&module, "sw")),
+            Err(IrError::CannotBypass { .. })
+        ));
+        // A const has no input to route its consumers to.
+        assert!(matches!(
+            bypass_and_erase(&rw, op(&module, "p")),
+            Err(IrError::CannotBypass { .. })
+        ));
+        assert_eq!(summary(func(&module, "main")), before);
+    }
+
+    #[test]
+    fn bypass_routes_many_pairs_through_a_noop() {
+        let context = new_context();
+        let mut lines = vec![data("x")];
+        let preds: Vec<String> = (0..35).map(|k| format!("p{k}")).collect();
+        for p in &preds {
+            lines.push(ctrl_op("no_op", p, &[]));
+        }
+        let pred_refs: Vec<&str> = preds.iter().map(String::as_str).collect();
+        lines.push(node("identity", "i", &["x#0"], &pred_refs));
+        for k in 0..30 {
+            lines.push(ctrl_op("no_op", &format!("s{k}"), &["i#1"]));
+        }
+        let module = parse(&context, &main_with(&lines, "%x#0"));
+        let rewriter = IrRewriter::new(&context);
+        // 36 predecessors (35 control + x) x 30 successors = 1080 pairs > 1000.
+        bypass_and_erase(&rewriter.rewriter(), op(&module, "i")).unwrap();
+        let text = summary(func(&module, "main"));
+        let noop_line = text
+            .lines()
+            .find(|l| l.starts_with("i_noop = "))
+            .expect("NoOp created");
+        assert_eq!(noop_line.matches(" ^").count(), 36, "{noop_line}");
+        assert!(
+            noop_line.starts_with("i_noop = no_op() ^p0 ^p1 ^p10 "),
+            "name order: {noop_line}"
+        );
+        assert!(noop_line.ends_with(" ^p9 ^x"), "{noop_line}");
+        for k in 0..30 {
+            let line = format!("s{k} = no_op() ^i_noop");
+            assert!(text.lines().any(|l| l == line), "{line}");
+        }
+        assert!(module.as_operation().verify());
+    }
+
+    #[test]
+    fn helpers_work_inside_a_walk_pattern() {
+        let context = new_context();
+        let module = parse(&context, &base());
+        let counter = std::cell::Cell::new(0);
+        let patterns = PatternSet::new(&context).add(OpPattern::new("ascend.add", 1, |add, rw| {
+            counter.set(counter.get() + 1);
+            let name = format!("{}_in0", node_name(add).unwrap());
+            let attrs = [(NAME_ATTR, prim::string_attr(rw.context(), &name))];
+            insert_before_input(rw, add, 0, "Identity", &attrs).is_ok()
+        }));
+        walk_and_apply(module.as_operation(), patterns);
+        assert_eq!(counter.get(), 2);
+        check(
+            &module,
+            "
+x = data(%arg0)
+w = const()
+clean = atomic_addr_clean()
+n = no_op()
+a_in0 = identity(x) ^w ^n
+a = add(a_in0, w) ^clean
+b_in0 = identity(a) ^a
+b = add(b_in0, a)
+c = identity(a) ^a
+return(b)",
+        );
+    }
+}

@@ -522,12 +522,20 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         let a = op(&module, "a");
         assert_eq!(num_data_operands(a), 2);
         assert_eq!(data_operands(a).len(), 2);
-        let preds: Vec<_> = ctrl_predecessors(a).into_iter().filter_map(node_name).collect();
+        let preds: Vec<_> = ctrl_predecessors(a)
+            .into_iter()
+            .filter_map(node_name)
+            .collect();
         assert_eq!(preds, ["clean", "w"]);
         assert_eq!(data_results(a).len(), 1);
         assert!(ctrl_result(a).is_some());
-        assert_eq!(ctrl_result(op(&module, "clean")), op(&module, "clean").result(0).ok().map(Value::from));
-        let ret = crate::ir::test_util::body(func(&module, "main")).pop().unwrap();
+        assert_eq!(
+            ctrl_result(op(&module, "clean")),
+            op(&module, "clean").result(0).ok().map(Value::from)
+        );
+        let ret = crate::ir::test_util::body(func(&module, "main"))
+            .pop()
+            .unwrap();
         assert_eq!(ctrl_result(ret), None);
         assert_eq!(data_operands(ret).len(), 1);
         assert!(has_ctrl_edge(op(&module, "w"), a));
@@ -536,7 +544,10 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         assert_eq!(producer(data_operands(x)[0]), Producer::Arg { index: 0 });
         assert_eq!(
             producer(data_operands(a)[1]),
-            Producer::Op { op: op(&module, "w"), result: 0 }
+            Producer::Op {
+                op: op(&module, "w"),
+                result: 0
+            }
         );
     }
 
@@ -556,7 +567,10 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
             .map(|u| (node_name(u.owner).unwrap(), u.operand))
             .collect();
         assert_eq!(x_users, [("a", 0), ("s", 1)]);
-        let succ: Vec<_> = ctrl_successors(op(&module, "w")).into_iter().filter_map(node_name).collect();
+        let succ: Vec<_> = ctrl_successors(op(&module, "w"))
+            .into_iter()
+            .filter_map(node_name)
+            .collect();
         assert_eq!(succ, ["a"]);
         assert!(data_uses(op(&module, "a"), 1).is_err());
     }
@@ -570,10 +584,17 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         let s = op(&module, "s");
         let x = data_results(op(&module, "x"))[0];
         let w = data_results(op(&module, "w"))[0];
-        let tokens = [ctrl_result(op(&module, "w")).unwrap(), ctrl_result(op(&module, "clean")).unwrap()];
+        let tokens = [
+            ctrl_result(op(&module, "w")).unwrap(),
+            ctrl_result(op(&module, "clean")).unwrap(),
+        ];
         set_operands(&rw, s, &[x, w, x], &tokens).unwrap();
         assert!(module.as_operation().verify());
-        assert!(s.to_string().contains("operandSegmentSizes = array<i32: 3, 2>"), "{s}");
+        assert!(
+            s.to_string()
+                .contains("operandSegmentSizes = array<i32: 3, 2>"),
+            "{s}"
+        );
         assert!(summary(func(&module, "main")).contains("s = add_n(x, w, x) ^w ^clean"));
 
         // A ctrl token among data operands, or too few data operands: refused, unchanged.
@@ -583,7 +604,10 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
             Err(IrError::BadOperands { .. })
         ));
         let a = op(&module, "a");
-        assert!(matches!(set_operands(&rw, a, &[x], &[]), Err(IrError::Arity { .. })));
+        assert!(matches!(
+            set_operands(&rw, a, &[x], &[]),
+            Err(IrError::Arity { .. })
+        ));
         assert_eq!(s.to_string(), before);
     }
 
@@ -598,7 +622,10 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         assert_eq!(add_ctrl_edge(&rw, x, b), Ok(false));
         assert_eq!(add_ctrl_edge(&rw, s, b), Ok(true));
         assert!(summary(func(&module, "main")).contains("b = add(a, s) ^x ^s"));
-        assert!(matches!(add_ctrl_edge(&rw, b, x), Err(IrError::Dominance { .. })));
+        assert!(matches!(
+            add_ctrl_edge(&rw, b, x),
+            Err(IrError::Dominance { .. })
+        ));
         assert_eq!(remove_ctrl_edge(&rw, x, b), Ok(true));
         assert_eq!(remove_ctrl_edge(&rw, x, b), Ok(false));
         assert!(summary(func(&module, "main")).contains("b = add(a, s) ^s"));
@@ -627,15 +654,29 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         assert_eq!(i1.result_count(), 2);
 
         let token = ctrl_result(a).unwrap();
-        let sum = build_op(loc, "ascend.add_n", &[value, value], &[token], &[ty], &[name("n2")]).unwrap();
+        let sum = build_op(
+            loc,
+            "ascend.add_n",
+            &[value, value],
+            &[token],
+            &[ty],
+            &[name("n2")],
+        )
+        .unwrap();
         let n2 = rw.insert_after(i1, sum);
-        assert!(n2.to_string().contains("operandSegmentSizes = array<i32: 2, 1>"));
+        assert!(n2
+            .to_string()
+            .contains("operandSegmentSizes = array<i32: 2, 1>"));
 
         let generic = build_op(loc, "MyCustomOp", &[value], &[], &[ty, ty], &[name("g")]).unwrap();
         let g = rw.insert_after(n2, generic);
         assert_eq!(g.name().as_string_ref().as_str(), Ok(GENERIC_OP));
         assert_eq!(ge_type(g), Some("MyCustomOp"));
-        assert!(g.to_string().contains("resultSegmentSizes = array<i32: 1, 1, 0, 1>"), "{g}");
+        assert!(
+            g.to_string()
+                .contains("resultSegmentSizes = array<i32: 1, 1, 0, 1>"),
+            "{g}"
+        );
         assert!(module.as_operation().verify(), "{}", module.as_operation());
 
         assert!(matches!(

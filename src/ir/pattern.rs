@@ -407,13 +407,16 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         let context = new_context();
         let module = parse(&context, CHAIN);
         // "Analysis": remove i2 only.
-        let decisions: HashMap<OpKey, bool> =
-            HashMap::from([(OpKey::of(op(&module, "i1")), false), (OpKey::of(op(&module, "i2")), true)]);
+        let decisions: HashMap<OpKey, bool> = HashMap::from([
+            (OpKey::of(op(&module, "i1")), false),
+            (OpKey::of(op(&module, "i2")), true),
+        ]);
         let seen = Cell::new(0);
-        let patterns = PatternSet::new(&context).add(OpPattern::new("ascend.identity", 1, |op, rw| {
-            seen.set(seen.get() + 1);
-            decisions.get(&OpKey::of(op)) == Some(&true) && bypass_and_erase(rw, op).is_ok()
-        }));
+        let patterns =
+            PatternSet::new(&context).add(OpPattern::new("ascend.identity", 1, |op, rw| {
+                seen.set(seen.get() + 1);
+                decisions.get(&OpKey::of(op)) == Some(&true) && bypass_and_erase(rw, op).is_ok()
+            }));
         apply_greedily(module.as_operation(), patterns, &GreedyConfig::default()).unwrap();
         assert!(seen.get() >= 2);
         assert_eq!(
@@ -428,11 +431,12 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         let context = new_context();
         let module = parse(&context, CHAIN);
         let mut visited = Vec::new();
-        let patterns = PatternSet::new(&context).add(OpPattern::new("ascend.identity", 1, |op, rw| {
-            visited.push(node_name(op).unwrap().to_string());
-            set_str_attr(rw, op, "_stream_label", "s1");
-            true
-        }));
+        let patterns =
+            PatternSet::new(&context).add(OpPattern::new("ascend.identity", 1, |op, rw| {
+                visited.push(node_name(op).unwrap().to_string());
+                set_str_attr(rw, op, "_stream_label", "s1");
+                true
+            }));
         walk_and_apply(module.as_operation(), patterns);
         assert_eq!(visited, ["i1", "i2"]);
         assert_eq!(str_attr(op(&module, "i2"), "_stream_label"), Some("s1"));
@@ -476,23 +480,30 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         const RUNS: usize = 300;
         for run in 0..RUNS {
             let guard = DropCounter(&dropped);
-            let patterns = PatternSet::new(&context).add(OpPattern::new("ascend.add", 1, move |_, _| {
-                let _keep = &guard;
-                false
-            }));
+            let patterns =
+                PatternSet::new(&context).add(OpPattern::new("ascend.add", 1, move |_, _| {
+                    let _keep = &guard;
+                    false
+                }));
             if run % 2 == 0 {
                 apply_greedily(module.as_operation(), patterns, &GreedyConfig::default()).unwrap();
             } else {
                 walk_and_apply(module.as_operation(), patterns);
             }
-            assert_eq!(dropped.get(), run + 1, "closures of run {run} are freed right away");
+            assert_eq!(
+                dropped.get(),
+                run + 1,
+                "closures of run {run} are freed right away"
+            );
         }
         // A set dropped without freezing frees its closures too.
         let guard = DropCounter(&dropped);
-        drop(PatternSet::new(&context).add(OpPattern::new("ascend.add", 1, move |_, _| {
-            let _keep = &guard;
-            false
-        })));
+        drop(
+            PatternSet::new(&context).add(OpPattern::new("ascend.add", 1, move |_, _| {
+                let _keep = &guard;
+                false
+            })),
+        );
         assert_eq!(dropped.get(), RUNS + 1);
     }
 
@@ -503,10 +514,11 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         // A pattern that claims a change every time never converges.
         let calls = |max: i64| {
             let count = Cell::new(0);
-            let patterns = PatternSet::new(&context).add(OpPattern::new("ascend.add", 1, |_, _| {
-                count.set(count.get() + 1);
-                true
-            }));
+            let patterns =
+                PatternSet::new(&context).add(OpPattern::new("ascend.add", 1, |_, _| {
+                    count.set(count.get() + 1);
+                    true
+                }));
             let config = GreedyConfig {
                 max_iterations: Some(max),
                 ..GreedyConfig::default()
@@ -518,7 +530,10 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         let (result_6, calls_6) = calls(6);
         assert_eq!(result_2, Err(PatternError::NotConverged));
         assert_eq!(result_6, Err(PatternError::NotConverged));
-        assert!(calls_2 < calls_6, "max_iterations reaches MLIR: {calls_2} vs {calls_6}");
+        assert!(
+            calls_2 < calls_6,
+            "max_iterations reaches MLIR: {calls_2} vs {calls_6}"
+        );
     }
 
     #[test]
@@ -526,16 +541,21 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         let context = new_context();
         let module = parse(&context, CHAIN);
         let calls = Cell::new(0);
-        let patterns = PatternSet::new(&context).add(OpPattern::new("ascend.identity", 1, |_, _| {
-            calls.set(calls.get() + 1);
-            panic!("pattern bug");
-        }));
+        let patterns =
+            PatternSet::new(&context).add(OpPattern::new("ascend.identity", 1, |_, _| {
+                calls.set(calls.get() + 1);
+                panic!("pattern bug");
+            }));
         let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
             walk_and_apply(module.as_operation(), patterns);
         }));
         let payload = result.expect_err("the panic reaches the caller");
         assert_eq!(payload.downcast_ref::<&str>(), Some(&"pattern bug"));
-        assert_eq!(calls.get(), 1, "later callbacks of a poisoned set are skipped");
+        assert_eq!(
+            calls.get(),
+            1,
+            "later callbacks of a poisoned set are skipped"
+        );
         assert!(module.as_operation().verify());
     }
 }
