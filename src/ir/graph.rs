@@ -458,3 +458,187 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
         &self.unreferenced
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        dialect::new_context,
+        ir::{
+            ops::node_name,
+            test_util::{func, op, parse},
+        },
+    };
+
+    fn branch(name: &str, inner: &str) -> String {
+        format!(
+            r#"
+func.func private @{name}(%a: tensor<4xf32>) -> tensor<4xf32> {{
+  %d:2 = "ascend.data"(%a) {{name = "{name}_d"}} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  {inner}
+  return %d#0 : tensor<4xf32>
+}}"#
+        )
+    }
+
+    fn if_op(name: &str, then: &str, els: &str, cond: &str, input: &str) -> String {
+        format!(
+            r#"%{name}:2 = "ascend.if"({cond}, {input}) {{name = "{name}", then_branch = @{then}, else_branch = @{els}, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 1>}} : (tensor<i1>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)"#
+        )
+    }
+
+    fn module_text(else_inner: &str) -> String {
+        let inner_if = format!(
+            r#"%k = "arith.constant"() {{value = dense<true> : tensor<i1>}} : () -> tensor<i1>
+  {}"#,
+            if_op("inner", "tt", "te", "%k", "%d#0")
+        );
+        [
+            format!(
+                r#"
+func.func @main(%arg0: tensor<i1>, %arg1: tensor<4xf32>) -> tensor<4xf32> {{
+  %c:2 = "ascend.data"(%arg0) {{name = "c"}} : (tensor<i1>) -> (tensor<i1>, !ascend.ctrl)
+  %x:2 = "ascend.data"(%arg1) {{name = "x"}} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  %r:2 = "ascend.if"(%c#0, %x#0, %x#1) {{name = "if1", then_branch = @then1, else_branch = @else1, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1>, resultSegmentSizes = array<i32: 1, 0, 0, 1>}} : (tensor<i1>, tensor<4xf32>, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
+  %g:2 = "ascend.op"(%r#0) {{name = "g", type = "PartitionedCall", f = @pc, operandSegmentSizes = array<i32: 1, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 1>}} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  return %g#0 : tensor<4xf32>
+}}"#
+            ),
+            branch("then1", &inner_if),
+            branch("else1", else_inner),
+            branch("tt", ""),
+            branch("te", ""),
+            branch("pc", ""),
+            branch("orphan", ""),
+        ]
+        .concat()
+    }
+
+    #[test]
+    fn view_has_args_ops_return_and_kinded_edges() {
+        let context = new_context();
+        let module = parse(&context, &module_text(""));
+        let view = FuncGraph::build(func(&module, "main")).unwrap();
+        assert_eq!(view.name(), "main");
+        assert_eq!(view.node_count(), 7);
+        let kinds: Vec<NodeKind> = view
+            .program_order()
+            .map(|n| view.kind(n).unwrap())
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                NodeKind::Arg(0),
+                NodeKind::Arg(1),
+                NodeKind::Op,
+                NodeKind::Op,
+                NodeKind::Op,
+                NodeKind::Op,
+                NodeKind::Return
+            ]
+        );
+        let if1 = view.node(op(&module, "if1")).unwrap();
+        let (c, x) = (
+            view.node(op(&module, "c")).unwrap(),
+            view.node(op(&module, "x")).unwrap(),
+        );
+        assert_eq!(view.data_inputs(if1), [(0, c, 0), (1, x, 0)]);
+        assert_eq!(view.ctrl_inputs(if1), [x]);
+        assert_eq!(view.data_inputs(c), [(0, view.arg(0).unwrap(), 0)]);
+        let ret = view.return_node().unwrap();
+        assert_eq!(
+            view.data_inputs(ret),
+            [(0, view.node(op(&module, "g")).unwrap(), 0)]
+        );
+        assert_eq!(
+            view.op(ret)
+                .map(|o| o.name().as_string_ref().as_str().unwrap().to_string()),
+            Some("func.return".into())
+        );
+        assert_eq!(view.graph().edge_count(), 7);
+        let kahn = kahn_order(view.graph()).unwrap();
+        assert_eq!(kahn, view.program_order().collect::<Vec<_>>());
+        assert!(FuncGraph::build(op(&module, "x")).is_err());
+    }
+
+    #[test]
+    fn kahn_detects_cycles() {
+        let mut g: DiGraph<(), ()> = DiGraph::new();
+        let (a, b, c) = (g.add_node(()), g.add_node(()), g.add_node(()));
+        g.add_edge(a, b, ());
+        g.add_edge(c, a, ());
+        assert_eq!(kahn_order(&g), Some(vec![c, a, b]));
+        g.add_edge(b, c, ());
+        assert_eq!(kahn_order(&g), None);
+    }
+
+    #[test]
+    fn subgraph_refs_follow_ge_order() {
+        let context = new_context();
+        let module = parse(&context, &module_text(""));
+        let refs = subgraph_refs(op(&module, "if1"), |_| true);
+        let names: Vec<(&str, &str)> = refs
+            .iter()
+            .map(|r| (r.attr.as_str(), r.symbol.as_str()))
+            .collect();
+        assert_eq!(names, [("then_branch", "then1"), ("else_branch", "else1")]);
+        assert!(subgraph_refs(op(&module, "if1"), |s| s != "else1").len() == 1);
+        let g = subgraph_refs(op(&module, "g"), |_| true);
+        assert_eq!(
+            g,
+            [SubgraphRef {
+                attr: "f".into(),
+                position: 0,
+                symbol: "pc".into()
+            }]
+        );
+        assert!(subgraph_refs(op(&module, "x"), |_| true).is_empty());
+    }
+
+    #[test]
+    fn subgraph_tree_orders_innermost_first() {
+        let context = new_context();
+        let module = parse(&context, &module_text(""));
+        let tree = SubgraphTree::build(&module, "main").unwrap();
+        let names = |order: Vec<usize>| -> Vec<String> {
+            order
+                .into_iter()
+                .map(|i| tree.get(i).unwrap().name.clone())
+                .collect()
+        };
+        assert_eq!(
+            names(tree.innermost_first()),
+            ["tt", "te", "then1", "else1", "pc", "main"]
+        );
+        assert_eq!(
+            names(tree.outermost_first()),
+            ["main", "then1", "tt", "te", "else1", "pc"]
+        );
+        assert_eq!(tree.unreferenced(), ["orphan"]);
+        let tt = tree.get(tree.index_of("tt").unwrap()).unwrap();
+        let link = tt.parent.as_ref().unwrap();
+        assert_eq!(node_name(link.op), Some("inner"));
+        assert_eq!(tree.get(link.graph).unwrap().name, "then1");
+        assert_eq!(
+            (link.attr.as_str(), link.position, tt.depth),
+            ("then_branch", 0, 2)
+        );
+        assert!(tree.get(0).unwrap().parent.is_none());
+        assert!(SubgraphTree::build(&module, "nope").is_err());
+    }
+
+    #[test]
+    fn a_subgraph_with_two_parents_is_an_error() {
+        let context = new_context();
+        let second_parent = format!(
+            r#"%k = "arith.constant"() {{value = dense<true> : tensor<i1>}} : () -> tensor<i1>
+  {}"#,
+            if_op("again", "tt", "orphan", "%k", "%d#0")
+        );
+        let module = parse(&context, &module_text(&second_parent));
+        let error = SubgraphTree::build(&module, "main")
+            .err()
+            .expect("two parents");
+        assert!(error.to_string().contains("@tt"), "{error}");
+    }
+}

@@ -25,7 +25,10 @@ pub mod rewriter;
 mod test_util;
 
 pub use error::IrError;
-pub use graph::{EdgeKind, FuncGraph, GraphNode, NodeKind, SubgraphRef, SubgraphTree};
+pub use graph::{
+    kahn_order, subgraph_refs, EdgeKind, FuncGraph, GraphNode, NodeKind, ParentLink, SubgraphEntry,
+    SubgraphRef, SubgraphTree,
+};
 pub use insert::{bypass_and_erase, insert_after_output, insert_before_input};
 pub use ops::{OpKey, Producer, Use};
 pub use pattern::{
