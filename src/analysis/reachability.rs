@@ -5,15 +5,16 @@
 //! for 1M nodes), so this index is built in O(k·(V+E)) time and O(k·V + E) memory and
 //! answers each query with cheap label tests, falling back to a pruned search:
 //!
-//! 1. **Topological position**: A can reach B only if A comes before B.
+//! 1. **Topological position**: nodes are renumbered in a topological order (also for
+//!    memory locality); A can reach B only if A comes before B.
 //! 2. **Interval labels** (GRAIL, Yildirim et al. 2010): for each of `k` DFS traversals
 //!    with different child orders, every node gets `[low, post]`, where `post` is its
 //!    post-order rank and `low` the smallest rank it can reach. If A reaches B, B's interval
 //!    lies inside A's in every traversal; one traversal where it does not proves "no".
-//! 3. **Tree cover**: in the first traversal, B inside A's DFS-tree subtree (pre-order
-//!    interval) proves "yes".
-//! 4. Otherwise a DFS from A that prunes every node failing tests 1–2 and stops early on
-//!    test 3. On typical graphs it touches a handful of nodes.
+//! 3. **Tree cover**: the same traversals also record pre-order ranks. B inside A's
+//!    DFS-tree subtree in any traversal (pre(A) ≤ pre(B) and post(B) ≤ post(A)) proves "yes".
+//! 4. Otherwise a DFS from A that skips nodes after B, prunes nodes failing test 2, stops
+//!    on test 3, and tries the successors closest to B first.
 
 use petgraph::{
     graph::NodeIndex,
@@ -33,8 +34,24 @@ impl fmt::Display for NotADag {
 
 impl std::error::Error for NotADag {}
 
-/// The default number of interval-label traversals (more: fewer searches, more memory).
+/// The default number of label traversals (more: fewer searches, more memory).
 pub const DEFAULT_TRAVERSALS: usize = 3;
+
+/// One node's label in one traversal.
+#[derive(Clone, Copy, Default)]
+struct Label {
+    /// Smallest post-order rank reachable from the node.
+    low: u32,
+    post: u32,
+    pre: u32,
+}
+
+/// What the labels alone say about "a reaches b".
+enum Verdict {
+    No,
+    Yes,
+    Maybe,
+}
 
 /// Per-query scratch: a generation-stamped visited set and a stack, reused across queries.
 struct Scratch {
@@ -43,19 +60,17 @@ struct Scratch {
     stack: Vec<u32>,
 }
 
-/// The reachability index of one DAG. Node ids are the graph's `NodeIndexable` indices.
+/// The reachability index of one DAG. Queries take the graph's node indices
+/// (`NodeIndexable::to_index`); internally nodes are numbered by topological position.
 pub struct Reachability {
-    /// Successors in CSR form.
+    /// Graph index -> topological position (`u32::MAX` for holes).
+    position: Vec<u32>,
+    /// Successors by position, in CSR form, each list ascending.
     offsets: Vec<u32>,
     targets: Vec<u32>,
-    /// Position of each node in a topological order.
-    topo: Vec<u32>,
-    /// `labels[t * n + v] = (low, post)` of traversal `t`.
-    labels: Vec<(u32, u32)>,
+    /// `labels[v * traversals + t]`: node-major, so one query reads one cache line per node.
+    labels: Vec<Label>,
     traversals: usize,
-    /// Pre-order number and last pre-order number in the subtree, first traversal.
-    pre: Vec<u32>,
-    last: Vec<u32>,
     scratch: RefCell<Scratch>,
 }
 
@@ -85,26 +100,30 @@ impl Reachability {
         Self::with_traversals(graph, DEFAULT_TRAVERSALS)
     }
 
-    /// Builds the index with `traversals` (at least 1) interval-label traversals.
+    /// Builds the index with `traversals` (at least 1) label traversals.
     pub fn with_traversals<G>(graph: G, traversals: usize) -> Result<Self, NotADag>
     where
         G: IntoNeighbors + IntoNodeIdentifiers + NodeIndexable,
     {
         let traversals = traversals.max(1);
-        let n = graph.node_bound();
+        let bound = graph.node_bound();
         assert!(
-            n < u32::MAX as usize,
-            "reachability index is limited to 2^32 - 1 nodes"
+            bound < u32::MAX as usize,
+            "reachability index is limited to 2^32 - 2 nodes"
         );
-        // CSR successor lists. Holes (removed nodes of a StableGraph) get none.
-        let mut offsets = vec![0u32; n + 1];
+        // Successors by graph index, CSR. Holes (removed nodes of a StableGraph) are
+        // left out of the index entirely.
+        let mut exists = vec![false; bound];
+        let mut offsets = vec![0u32; bound + 1];
         for id in graph.node_identifiers() {
-            offsets[graph.to_index(id) + 1] = graph.neighbors(id).count() as u32;
+            let v = graph.to_index(id);
+            exists[v] = true;
+            offsets[v + 1] = graph.neighbors(id).count() as u32;
         }
-        for v in 0..n {
+        for v in 0..bound {
             offsets[v + 1] += offsets[v];
         }
-        let mut targets = vec![0u32; offsets[n] as usize];
+        let mut targets = vec![0u32; offsets[bound] as usize];
         let mut fill = offsets.clone();
         for id in graph.node_identifiers() {
             let v = graph.to_index(id);
@@ -113,22 +132,65 @@ impl Reachability {
                 fill[v] += 1;
             }
         }
+        drop(fill);
+
+        // Kahn (FIFO) over existing nodes: the topological order.
+        let mut indegree = vec![0u32; bound];
+        for &t in &targets {
+            indegree[t as usize] += 1;
+        }
+        let mut order: Vec<u32> = (0..bound as u32)
+            .filter(|&v| exists[v as usize] && indegree[v as usize] == 0)
+            .collect();
+        let mut head = 0;
+        while head < order.len() {
+            let v = order[head] as usize;
+            head += 1;
+            for &s in &targets[offsets[v] as usize..offsets[v + 1] as usize] {
+                indegree[s as usize] -= 1;
+                if indegree[s as usize] == 0 {
+                    order.push(s);
+                }
+            }
+        }
+        drop(indegree);
+        let n = exists.iter().filter(|&&e| e).count();
+        if order.len() != n {
+            return Err(NotADag);
+        }
+        let mut position = vec![u32::MAX; bound];
+        for (p, &v) in order.iter().enumerate() {
+            position[v as usize] = p as u32;
+        }
+
+        // Renumber the successor lists by position, each sorted ascending.
+        let mut new_offsets = Vec::with_capacity(n + 1);
+        let mut new_targets = Vec::with_capacity(targets.len());
+        new_offsets.push(0u32);
+        for &v in &order {
+            let v = v as usize;
+            let start = new_targets.len();
+            new_targets.extend(
+                targets[offsets[v] as usize..offsets[v + 1] as usize]
+                    .iter()
+                    .map(|&s| position[s as usize]),
+            );
+            new_targets[start..].sort_unstable();
+            new_offsets.push(new_targets.len() as u32);
+        }
         let mut index = Reachability {
-            offsets,
-            targets,
-            topo: Vec::new(),
+            position,
+            offsets: new_offsets,
+            targets: new_targets,
             labels: Vec::new(),
             traversals,
-            pre: Vec::new(),
-            last: Vec::new(),
             scratch: RefCell::new(Scratch {
                 stamp: vec![0; n],
                 generation: 0,
                 stack: Vec::new(),
             }),
         };
-        index.topo = index.topological_positions().ok_or(NotADag)?;
-        index.label();
+        index.label(n);
         Ok(index)
     }
 
@@ -136,39 +198,11 @@ impl Reachability {
         &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
     }
 
-    /// Kahn's algorithm (FIFO): position of every node, or `None` on a cycle.
-    fn topological_positions(&self) -> Option<Vec<u32>> {
-        let n = self.offsets.len() - 1;
-        let mut indegree = vec![0u32; n];
-        for &t in &self.targets {
-            indegree[t as usize] += 1;
-        }
-        let mut queue: Vec<u32> = (0..n as u32)
-            .filter(|&v| indegree[v as usize] == 0)
-            .collect();
-        let mut position = vec![0u32; n];
-        let mut head = 0;
-        while head < queue.len() {
-            let v = queue[head] as usize;
-            position[v] = head as u32;
-            head += 1;
-            for &s in self.successors(v) {
-                indegree[s as usize] -= 1;
-                if indegree[s as usize] == 0 {
-                    queue.push(s);
-                }
-            }
-        }
-        (queue.len() == n).then_some(position)
-    }
-
-    /// Computes the interval labels of every traversal and the tree cover of the first.
-    fn label(&mut self) {
-        let n = self.offsets.len() - 1;
-        let mut rng = SplitMix(0x5EED_6E_0A11);
-        self.labels = vec![(0, 0); n * self.traversals];
-        self.pre = vec![0; n];
-        self.last = vec![0; n];
+    /// Runs the `traversals` DFS passes over the renumbered DAG (nodes `0..n`).
+    fn label(&mut self, n: usize) {
+        let k = self.traversals;
+        let mut rng = SplitMix(0x5EED_6E0A_11);
+        let mut labels = vec![Label::default(); n * k];
         let mut roots: Vec<u32> = {
             let mut has_pred = vec![false; n];
             for &t in &self.targets {
@@ -180,7 +214,7 @@ impl Reachability {
         // Per node: the child slot to start from (rotates child order between traversals).
         let mut start = vec![0u32; n];
         let mut stack: Vec<(u32, u32)> = Vec::new();
-        for t in 0..self.traversals {
+        for t in 0..k {
             match t {
                 0 => {}
                 1 => roots.reverse(),
@@ -191,92 +225,102 @@ impl Reachability {
                     }
                 }
             }
-            for (v, s) in start.iter_mut().enumerate() {
-                let degree = self.offsets[v + 1] - self.offsets[v];
-                *s = match (t, degree) {
-                    (_, 0) | (0, _) => 0,
-                    (1, d) => d - 1, // with the reversal below: last child first
-                    (_, d) => rng.below(d as usize) as u32,
-                };
+            if t >= 2 {
+                for (v, s) in start.iter_mut().enumerate() {
+                    let degree = self.offsets[v + 1] - self.offsets[v];
+                    *s = if degree == 0 {
+                        0
+                    } else {
+                        rng.below(degree as usize) as u32
+                    };
+                }
             }
             visited.fill(false);
             let (mut post_rank, mut pre_rank) = (0u32, 0u32);
-            let labels = &mut self.labels[t * n..(t + 1) * n];
             for &root in &roots {
                 visited[root as usize] = true;
-                if t == 0 {
-                    self.pre[root as usize] = pre_rank;
-                    pre_rank += 1;
-                }
+                labels[root as usize * k + t].pre = pre_rank;
+                pre_rank += 1;
                 stack.push((root, 0));
                 while let Some(top) = stack.last_mut() {
                     let v = top.0 as usize;
                     let begin = self.offsets[v] as usize;
                     let degree = self.offsets[v + 1] as usize - begin;
                     if (top.1 as usize) < degree {
-                        let slot = if t == 1 {
-                            (start[v] as usize + degree - top.1 as usize) % degree
-                        } else {
-                            (start[v] as usize + top.1 as usize) % degree
+                        let i = top.1 as usize;
+                        // Traversal 0: nearest successor first; 1: farthest first;
+                        // later ones: a random rotation.
+                        let slot = match t {
+                            0 => i,
+                            1 => degree - 1 - i,
+                            _ => (start[v] as usize + i) % degree,
                         };
                         top.1 += 1;
-                        let child = self.targets[begin + slot];
-                        if !visited[child as usize] {
-                            // In a DAG a visited child is finished: no back edges.
-                            visited[child as usize] = true;
-                            if t == 0 {
-                                self.pre[child as usize] = pre_rank;
-                                pre_rank += 1;
-                            }
-                            stack.push((child, 0));
+                        let child = self.targets[begin + slot] as usize;
+                        if !visited[child] {
+                            // In a DAG a visited child is finished: there are no back edges.
+                            visited[child] = true;
+                            labels[child * k + t].pre = pre_rank;
+                            pre_rank += 1;
+                            stack.push((child as u32, 0));
                         }
                         continue;
                     }
                     stack.pop();
                     let low = self.targets[begin..begin + degree]
                         .iter()
-                        .map(|&c| labels[c as usize].0)
+                        .map(|&c| labels[c as usize * k + t].low)
                         .fold(post_rank, u32::min);
-                    labels[v] = (low, post_rank);
+                    let label = &mut labels[v * k + t];
+                    label.low = low;
+                    label.post = post_rank;
                     post_rank += 1;
-                    if t == 0 {
-                        self.last[v] = pre_rank - 1;
-                    }
                 }
             }
         }
+        self.labels = labels;
     }
 
-    /// Whether every traversal's interval of `a` contains `b`'s (necessary for a ⇝ b).
-    fn labels_contain(&self, a: usize, b: usize) -> bool {
-        let n = self.offsets.len() - 1;
-        (0..self.traversals).all(|t| {
-            let (la, pa) = self.labels[t * n + a];
-            let (lb, pb) = self.labels[t * n + b];
-            la <= lb && pb <= pa
-        })
-    }
-
-    /// Whether `b` is in `a`'s subtree of the first DFS forest (sufficient for a ⇝ b).
-    fn tree_contains(&self, a: usize, b: usize) -> bool {
-        self.pre[a] <= self.pre[b] && self.pre[b] <= self.last[a]
+    /// The labels' verdict on "a reaches b" for positions `a < b`.
+    fn verdict(&self, a: usize, b: usize) -> Verdict {
+        let k = self.traversals;
+        let (la, lb) = (
+            &self.labels[a * k..a * k + k],
+            &self.labels[b * k..b * k + k],
+        );
+        let mut in_tree = false;
+        for (x, y) in la.iter().zip(lb) {
+            if x.low > y.low || y.post > x.post {
+                return Verdict::No;
+            }
+            // With post(b) <= post(a), pre(a) <= pre(b) makes b a DFS-tree descendant.
+            in_tree |= x.pre <= y.pre;
+        }
+        if in_tree {
+            Verdict::Yes
+        } else {
+            Verdict::Maybe
+        }
     }
 
     /// Whether there is a path from node index `a` to node index `b` (every node reaches
-    /// itself). Indices are the graph's `NodeIndexable::to_index` values.
+    /// itself). Indices are the graph's `NodeIndexable::to_index` values; unknown indices
+    /// reach nothing.
     pub fn reaches_index(&self, a: usize, b: usize) -> bool {
-        let n = self.offsets.len() - 1;
-        if a >= n || b >= n {
+        let (Some(&a), Some(&b)) = (self.position.get(a), self.position.get(b)) else {
+            return false;
+        };
+        if a == u32::MAX || b == u32::MAX {
             return false;
         }
-        if a == b {
-            return true;
+        let (a, b) = (a as usize, b as usize);
+        if a >= b {
+            return a == b;
         }
-        if self.topo[a] >= self.topo[b] || !self.labels_contain(a, b) {
-            return false;
-        }
-        if self.tree_contains(a, b) {
-            return true;
+        match self.verdict(a, b) {
+            Verdict::No => return false,
+            Verdict::Yes => return true,
+            Verdict::Maybe => {}
         }
         let mut scratch = self.scratch.borrow_mut();
         let scratch = &mut *scratch;
@@ -289,24 +333,26 @@ impl Reachability {
         scratch.stack.clear();
         scratch.stack.push(a as u32);
         scratch.stamp[a] = generation;
-        let topo_b = self.topo[b];
         while let Some(v) = scratch.stack.pop() {
+            // Ascending successors: stop at b; pushing in order makes the one closest to b
+            // the next to be explored.
             for &c in self.successors(v as usize) {
                 let c = c as usize;
-                if c == b {
-                    return true;
+                if c >= b {
+                    if c == b {
+                        return true;
+                    }
+                    break;
                 }
                 if scratch.stamp[c] == generation {
                     continue;
                 }
                 scratch.stamp[c] = generation;
-                if self.topo[c] >= topo_b || !self.labels_contain(c, b) {
-                    continue;
+                match self.verdict(c, b) {
+                    Verdict::No => {}
+                    Verdict::Yes => return true,
+                    Verdict::Maybe => scratch.stack.push(c as u32),
                 }
-                if self.tree_contains(c, b) {
-                    return true;
-                }
-                scratch.stack.push(c as u32);
             }
         }
         false
@@ -323,14 +369,17 @@ impl Reachability {
         self.reaches(a, b) || self.reaches(b, a)
     }
 
-    /// The node's position in a topological order (Kahn, FIFO).
+    /// The node's position in the index's topological order (Kahn, FIFO).
     pub fn topo_position(&self, n: NodeIndex) -> Option<usize> {
-        self.topo.get(n.index()).map(|&p| p as usize)
+        self.position
+            .get(n.index())
+            .filter(|&&p| p != u32::MAX)
+            .map(|&p| p as usize)
     }
 
-    /// The number of node indices covered.
+    /// The number of nodes indexed.
     pub fn len(&self) -> usize {
-        self.topo.len()
+        self.offsets.len() - 1
     }
 
     pub fn is_empty(&self) -> bool {
@@ -352,9 +401,23 @@ mod tests {
         avg_degree: usize,
         window: usize,
     ) -> DiGraph<(), ()> {
+        random_dag_ordered(rng, n, avg_degree, window, false)
+    }
+
+    /// `in_order`: node indices follow the hidden topological order (like a program-ordered
+    /// FuncGraph); otherwise they are shuffled (worst case for memory locality).
+    fn random_dag_ordered(
+        rng: &mut SplitMix,
+        n: usize,
+        avg_degree: usize,
+        window: usize,
+        in_order: bool,
+    ) -> DiGraph<(), ()> {
         let mut hidden: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            hidden.swap(i, rng.below(i + 1));
+        if !in_order {
+            for i in (1..n).rev() {
+                hidden.swap(i, rng.below(i + 1));
+            }
         }
         let mut g = DiGraph::with_capacity(n, n * avg_degree);
         for _ in 0..n {
@@ -459,8 +522,15 @@ mod tests {
     fn reachability_bench() {
         let mut rng = SplitMix(2024);
         let mut per_node = Vec::new();
-        for n in [125_000usize, 250_000, 500_000, 1_000_000] {
-            let g = random_dag(&mut rng, n, 2, 64);
+        let runs = [
+            (125_000usize, false),
+            (250_000, false),
+            (500_000, false),
+            (1_000_000, false),
+            (1_000_000, true),
+        ];
+        for (n, in_order) in runs {
+            let g = random_dag_ordered(&mut rng, n, 2, 64, in_order);
             let t = Instant::now();
             let index = Reachability::new(&g).unwrap();
             let build = t.elapsed();
@@ -487,7 +557,8 @@ mod tests {
             let near_positive = near.iter().filter(|(a, b)| index.reaches(*a, *b)).count();
             let near_q = t.elapsed();
             println!(
-                "n={n:>8} edges={:>8} build={:>7.1} ms ({:.0} ns/node) | {queries} random queries {:>6.1} ms ({positive} true) | {queries} near queries {:>6.1} ms ({near_positive} true)",
+                "n={n:>8} {} edges={:>8} build={:>7.1} ms ({:.0} ns/node) | {queries} random queries {:>6.1} ms ({positive} true) | {queries} near queries {:>6.1} ms ({near_positive} true)",
+                if in_order { "ordered " } else { "shuffled" },
                 g.edge_count(),
                 build.as_secs_f64() * 1e3,
                 build.as_secs_f64() * 1e9 / n as f64,

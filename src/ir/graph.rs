@@ -369,16 +369,19 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
             for op in body.map(prim::block_ops).unwrap_or_default() {
                 for r in subgraph_refs(op, |s| funcs.contains_key(s)) {
                     if let Some(&seen) = tree.by_name.get(&r.symbol) {
-                        let first = match &tree.entries[seen].parent {
-                            Some(p) => format!("`{}`", super::ops::display_name(p.op)),
-                            None => "the root".to_string(),
-                        };
-                        return Err(IrError::Structure(format!(
-                            "subgraph @{} is referenced by {} and by `{}`; a GE subgraph has one parent",
-                            r.symbol,
-                            first,
-                            super::ops::display_name(op)
-                        )));
+                        let user = super::ops::display_name(op);
+                        return Err(IrError::Structure(match &tree.entries[seen].parent {
+                            Some(p) => format!(
+                                "subgraph @{} is referenced by `{}` and by `{user}`; a GE \
+                                 subgraph has one parent",
+                                r.symbol,
+                                super::ops::display_name(p.op)
+                            ),
+                            None => format!(
+                                "@{} is the root graph and cannot be a subgraph of `{user}`",
+                                r.symbol
+                            ),
+                        }));
                     }
                     let child = tree.entries.len();
                     tree.by_name.insert(r.symbol.clone(), child);

@@ -507,6 +507,76 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         assert_eq!(dropped.get(), RUNS + 1);
     }
 
+    /// Resident set size in bytes (Linux).
+    fn rss() -> usize {
+        let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+        statm
+            .split_whitespace()
+            .nth(1)
+            .and_then(|p| p.parse::<usize>().ok())
+            .unwrap_or(0)
+            * 4096
+    }
+
+    /// Memory comparison with melior's helpers (run: `cargo test --lib pattern_memory_bench
+    /// -- --ignored --nocapture`, alone so other tests do not move the RSS).
+    #[test]
+    #[ignore]
+    fn pattern_memory_bench() {
+        let context = new_context();
+        let module = parse(&context, CHAIN);
+        const RUNS: usize = 20_000;
+        let pattern = || OpPattern::new("ascend.add", 1, |_, _| false);
+        // Warm up allocator pools and MLIR's uniquing tables.
+        for _ in 0..1000 {
+            apply_greedily(
+                module.as_operation(),
+                PatternSet::new(&context).add(pattern()),
+                &GreedyConfig::default(),
+            )
+            .unwrap();
+        }
+        let before = rss();
+        for _ in 0..RUNS {
+            apply_greedily(
+                module.as_operation(),
+                PatternSet::new(&context).add(pattern()),
+                &GreedyConfig::default(),
+            )
+            .unwrap();
+        }
+        let ours = rss().saturating_sub(before);
+        let before = rss();
+        for _ in 0..RUNS {
+            let set = melior::RewritePatternSet::new(&context);
+            set.add(melior::create_op_rewrite_pattern(
+                "ascend.add",
+                1,
+                &context,
+                |_, _, _| false,
+                &[],
+            ));
+            melior::apply_patterns_and_fold_greedily(
+                &module,
+                set.freeze(),
+                &melior::GreedyRewriteDriverConfig::new(),
+            )
+            .unwrap();
+        }
+        let theirs = rss().saturating_sub(before);
+        println!(
+            "{RUNS} applies: ours grew RSS by {} KB ({} B/apply), melior's helpers by {} KB ({} B/apply)",
+            ours / 1024,
+            ours / RUNS,
+            theirs / 1024,
+            theirs / RUNS
+        );
+        assert!(
+            ours * 4 < theirs.max(1),
+            "ours {ours} B vs melior {theirs} B"
+        );
+    }
+
     #[test]
     fn greedy_config_is_honoured() {
         let context = new_context();
