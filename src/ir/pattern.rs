@@ -217,21 +217,24 @@ impl<'c, 'p> PatternSet<'c, 'p> {
     }
 
     /// Freezes the set so drivers can run it (as many times as wanted).
-    pub fn freeze(self) -> FrozenPatternSet<'c, 'p> {
-        // SAFETY: `self.raw` is live. Freezing moves the patterns out of it into a new
-        // frozen set and leaves a valid, empty, still heap-allocated shell, which we
-        // destroy (the C API's own `freeze` would leak it). `forget` skips our `Drop`, so
-        // the shell is destroyed exactly once.
+    pub fn freeze(mut self) -> FrozenPatternSet<'c, 'p> {
+        let raw = std::mem::replace(
+            &mut self.raw,
+            MlirRewritePatternSet {
+                ptr: std::ptr::null_mut(),
+            },
+        );
+        // SAFETY: `raw` is live and now owned here only (`self.raw` is null, so our `Drop`
+        // skips it). Freezing moves the patterns into a new frozen set and leaves a valid,
+        // empty, still heap-allocated shell, which we destroy (the C API leaks it).
         let frozen = unsafe {
-            let frozen = mlirFreezeRewritePattern(self.raw);
-            mlirRewritePatternSetDestroy(self.raw);
+            let frozen = mlirFreezeRewritePattern(raw);
+            mlirRewritePatternSetDestroy(raw);
             frozen
         };
-        let panic = self.panic.clone();
-        std::mem::forget(self);
         FrozenPatternSet {
             raw: frozen,
-            panic,
+            panic: self.panic.clone(),
             _callbacks: PhantomData,
         }
     }
@@ -239,7 +242,10 @@ impl<'c, 'p> PatternSet<'c, 'p> {
 
 impl Drop for PatternSet<'_, '_> {
     fn drop(&mut self) {
-        // SAFETY: not frozen (freeze forgets self), so we still own the set.
+        if self.raw.ptr.is_null() {
+            return; // frozen: the frozen set owns the patterns
+        }
+        // SAFETY: not frozen, so we still own the set; destroying it destroys the patterns.
         unsafe { mlirRewritePatternSetDestroy(self.raw) }
     }
 }
@@ -496,6 +502,11 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
                 "closures of run {run} are freed right away"
             );
         }
+        // The Rust-side bookkeeping is freed too.
+        let set = PatternSet::new(&context).add(OpPattern::new("ascend.add", 1, |_, _| false));
+        let slot = Rc::downgrade(&set.panic);
+        walk_and_apply(module.as_operation(), set);
+        assert!(slot.upgrade().is_none(), "panic slot leaked");
         // A set dropped without freezing frees its closures too.
         let guard = DropCounter(&dropped);
         drop(
