@@ -497,16 +497,15 @@ func.func private @{name}(%a: tensor<4xf32>) -> tensor<4xf32> {{
             if_op("inner", "tt", "te", "%k", "%d#0")
         );
         [
-            format!(
-                r#"
-func.func @main(%arg0: tensor<i1>, %arg1: tensor<4xf32>) -> tensor<4xf32> {{
-  %c:2 = "ascend.data"(%arg0) {{name = "c"}} : (tensor<i1>) -> (tensor<i1>, !ascend.ctrl)
-  %x:2 = "ascend.data"(%arg1) {{name = "x"}} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
-  %r:2 = "ascend.if"(%c#0, %x#0, %x#1) {{name = "if1", then_branch = @then1, else_branch = @else1, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1>, resultSegmentSizes = array<i32: 1, 0, 0, 1>}} : (tensor<i1>, tensor<4xf32>, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
-  %g:2 = "ascend.op"(%r#0) {{name = "g", type = "PartitionedCall", f = @pc, operandSegmentSizes = array<i32: 1, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 1>}} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+            r#"
+func.func @main(%arg0: tensor<i1>, %arg1: tensor<4xf32>) -> tensor<4xf32> {
+  %c:2 = "ascend.data"(%arg0) {name = "c"} : (tensor<i1>) -> (tensor<i1>, !ascend.ctrl)
+  %x:2 = "ascend.data"(%arg1) {name = "x"} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  %r:2 = "ascend.if"(%c#0, %x#0, %x#1) {name = "if1", then_branch = @then1, else_branch = @else1, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1>, resultSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<i1>, tensor<4xf32>, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
+  %g:2 = "ascend.op"(%r#0) {name = "g", type = "PartitionedCall", f = @pc, operandSegmentSizes = array<i32: 1, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
   return %g#0 : tensor<4xf32>
-}}"#
-            ),
+}"#
+            .to_string(),
             branch("then1", &inner_if),
             branch("else1", else_inner),
             branch("tt", ""),
