@@ -564,6 +564,20 @@ func.func @main(%arg0: tensor<i1>, %arg1: tensor<4xf32>) -> tensor<4xf32> {
     }
 
     #[test]
+    fn the_view_feeds_the_reachability_index() {
+        use crate::analysis::reachability::Reachability;
+        let context = new_context();
+        let module = parse(&context, &module_text(""));
+        let view = FuncGraph::build(func(&module, "main")).unwrap();
+        let reach = Reachability::new(view.graph()).unwrap();
+        let node = |name| view.node(op(&module, name)).unwrap();
+        assert!(reach.reaches(node("x"), node("g")));
+        assert!(reach.reaches(view.arg(0).unwrap(), view.return_node().unwrap()));
+        assert!(!reach.ordered(node("c"), node("x")));
+        assert!(reach.ordered(node("g"), node("c")));
+    }
+
+    #[test]
     fn kahn_detects_cycles() {
         let mut g: DiGraph<(), ()> = DiGraph::new();
         let (a, b, c) = (g.add_node(()), g.add_node(()), g.add_node(()));

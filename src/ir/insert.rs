@@ -501,6 +501,34 @@ return(t)",
     }
 
     #[test]
+    fn netoutput_inputs_can_be_wrapped() {
+        // GE's subgraph-NetOutput case: InsertNodeAfter(producer, {NetOutput input}).
+        let context = new_context();
+        let module = parse(&context, &base());
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let b = op(&module, "b");
+        let to_return = data_uses(b, 0).unwrap();
+        assert_eq!(to_return.len(), 1);
+        insert_after_output(
+            &rw,
+            b,
+            0,
+            "Identity",
+            &name_attr(&context, "out"),
+            &to_return,
+        )
+        .unwrap();
+        assert!(summary(func(&module, "main"))
+            .ends_with("out = identity(b)\nc = identity(a) ^a\nreturn(out)"));
+        let ret = to_return[0].owner;
+        insert_before_input(&rw, ret, 0, "Identity", &name_attr(&context, "out2")).unwrap();
+        assert!(summary(func(&module, "main"))
+            .ends_with("out2 = identity(out)\nc = identity(a) ^a\nreturn(out2)"));
+        assert!(module.as_operation().verify());
+    }
+
+    #[test]
     fn bypass_connects_every_predecessor_to_every_successor() {
         let context = new_context();
         let source = main_with(
