@@ -397,6 +397,20 @@ irdl.dialect @ascend {
     irdl.results(ctrl: %ctrl)
   }
 
+  // GE type MemSet on AIcoreEngine
+  irdl.operation @mem_set {
+    %ctrl = irdl.base @ascend::@ctrl
+    irdl.operands(ctrl_in: variadic %ctrl)
+    irdl.results(ctrl: %ctrl)
+  }
+
+  // GE type NoOp on DNN_VM_GE_LOCAL
+  irdl.operation @no_op {
+    %ctrl = irdl.base @ascend::@ctrl
+    irdl.operands(ctrl_in: variadic %ctrl)
+    irdl.results(ctrl: %ctrl)
+  }
+
   // GE type HcomAllReduce on DNN_HCCL
   irdl.operation @hcom_all_reduce {
     %ctrl = irdl.base @ascend::@ctrl
@@ -2946,5 +2960,34 @@ irdl.dialect @ascend {
     irdl.operands(x0: optional %in_x0, x1: optional %in_x1, x2: optional %in_x2, x3: optional %in_x3, x4: optional %in_x4, x5: optional %in_x5, x6: optional %in_x6, x7: optional %in_x7, x8: optional %in_x8, x9: optional %in_x9, x10: optional %in_x10, x11: optional %in_x11, x12: optional %in_x12, x13: optional %in_x13, x14: optional %in_x14, x15: optional %in_x15, x16: optional %in_x16, x17: optional %in_x17, x18: optional %in_x18, x19: optional %in_x19, x20: optional %in_x20, x21: optional %in_x21, x22: optional %in_x22, x23: optional %in_x23, x24: optional %in_x24, x25: optional %in_x25, x26: optional %in_x26, x27: optional %in_x27, x28: optional %in_x28, x29: optional %in_x29, x30: optional %in_x30, x31: optional %in_x31, x_rest: variadic %in_x_rest, ctrl_in: variadic %ctrl)
     irdl.results(y0: optional %out_y0, y1: optional %out_y1, y2: optional %out_y2, y3: optional %out_y3, y4: optional %out_y4, y5: optional %out_y5, y6: optional %out_y6, y7: optional %out_y7, y8: optional %out_y8, y9: optional %out_y9, y10: optional %out_y10, y11: optional %out_y11, y12: optional %out_y12, y13: optional %out_y13, y14: optional %out_y14, y15: optional %out_y15, y16: optional %out_y16, y17: optional %out_y17, y18: optional %out_y18, y19: optional %out_y19, y20: optional %out_y20, y21: optional %out_y21, y22: optional %out_y22, y23: optional %out_y23, y24: optional %out_y24, y25: optional %out_y25, y26: optional %out_y26, y27: optional %out_y27, y28: optional %out_y28, y29: optional %out_y29, y30: optional %out_y30, y31: optional %out_y31, y_rest: variadic %out_y_rest, ctrl: %ctrl)
     irdl.attributes {"type" = %attr_type}
+  }
+
+  // GE type Switch on DNN_VM_GE_LOCAL
+  irdl.operation @switch {
+    %ctrl = irdl.base @ascend::@ctrl
+    %same0_r = irdl.base "!builtin.tensor"
+    %same0_u = irdl.base "!builtin.unranked_tensor"
+    %same0 = irdl.any_of(%same0_r, %same0_u)
+    %in_pred_r = irdl.base "!builtin.tensor"
+    %in_pred_u = irdl.base "!builtin.unranked_tensor"
+    %in_pred = irdl.any_of(%in_pred_r, %in_pred_u)
+    irdl.operands(data: %same0, pred: %in_pred, ctrl_in: variadic %ctrl)
+    irdl.results(output_false: %same0, output_true: %same0, ctrl: %ctrl)
+  }
+
+  // GE type SwitchN on DNN_VM_GE_LOCAL
+  irdl.operation @switch_n {
+    %ctrl = irdl.base @ascend::@ctrl
+    %in_data_r = irdl.base "!builtin.tensor"
+    %in_data_u = irdl.base "!builtin.unranked_tensor"
+    %in_data = irdl.any_of(%in_data_r, %in_data_u)
+    %in_pred_value_r = irdl.base "!builtin.tensor"
+    %in_pred_value_u = irdl.base "!builtin.unranked_tensor"
+    %in_pred_value = irdl.any_of(%in_pred_value_r, %in_pred_value_u)
+    %out_output_r = irdl.base "!builtin.tensor"
+    %out_output_u = irdl.base "!builtin.unranked_tensor"
+    %out_output = irdl.any_of(%out_output_r, %out_output_u)
+    irdl.operands(data: %in_data, pred_value: %in_pred_value, ctrl_in: variadic %ctrl)
+    irdl.results(output: variadic %out_output, ctrl: %ctrl)
   }
 }

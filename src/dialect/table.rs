@@ -420,6 +420,9 @@ pub enum Trait {
     Broadcast,
     /// `AtomicAddrClean`: its control edges are not moved by InsertNodeBefore (B.12, B.18).
     AtomicClean,
+    /// V1 control-flow `Switch`, `RefSwitch`, `SwitchN`: InsertNodeAfter leaves their
+    /// out-control edges in place (B.12).
+    ControlSwitch,
     /// `StreamActive`: activates streams (C.5, C.9).
     StreamActive,
     /// `StreamSwitch`: its send events are dropped after optimisation (C.6, C.9).
