@@ -1,0 +1,3 @@
+//! Analyses shared by the passes.
+
+pub mod memory;
