@@ -29,6 +29,7 @@
 //! * RW-conflict Identities are *not* marked `_cannot_be_deleted` (GE's code; its design doc
 //!   says otherwise, notes F.9).
 
+use super::edits::{insert_identity_after, insert_identity_before};
 use super::model::{InPort, MemError, MemGraph, NodeId, Origin, OutPort};
 use super::plan::{BoolAttr, Edit, Plan, Rule};
 use super::rw_types::{
@@ -98,11 +99,6 @@ impl Cx {
             let p = iso.producer;
             let no = iso.net_output_input;
             let name = self.identity_name(g, p.node);
-            let ctrl_moved = if g.node(p.node).sem.switch_like {
-                Vec::new()
-            } else {
-                g.node(p.node).ctrl_out.clone()
-            };
             let reason = format!(
                 "writable output {} leaves subgraph {} as output {} of %{}, which cannot absorb the write",
                 port_name(g, p.node, p.index),
@@ -110,16 +106,13 @@ impl Cx {
                 no.index,
                 g.node(iso.parent).name
             );
-            self.plan.push(
+            insert_identity_after(
                 g,
-                Edit::InsertIdentityAfter {
-                    new: Plan::next_id(g),
-                    name,
-                    producer: p,
-                    consumers: vec![no],
-                    ctrl_moved,
-                    cannot_be_deleted: false,
-                },
+                &mut self.plan,
+                p,
+                vec![no],
+                name,
+                false,
                 Rule::SubgraphOutputWritable,
                 reason,
             )?;
@@ -187,26 +180,7 @@ impl Cx {
             .src(c.node, c.index)
             .ok_or_else(|| MemError::at(g, c.node, format!("input {} is not connected", c.index)))?;
         let name = self.identity_name(g, p.node);
-        let ctrl_moved: Vec<NodeId> = g
-            .node(c.node)
-            .ctrl_in
-            .iter()
-            .copied()
-            .filter(|&s| !g.node(s).sem.atomic_clean)
-            .collect();
-        let created = self.plan.push(
-            g,
-            Edit::InsertIdentityBefore {
-                new: Plan::next_id(g),
-                name,
-                consumer: c,
-                ctrl_moved,
-                cannot_be_deleted: false,
-            },
-            rule,
-            reason,
-        )?;
-        created.ok_or_else(|| MemError::global("InsertIdentityBefore created no node"))
+        insert_identity_before(g, &mut self.plan, c, name, false, rule, reason)
     }
 
     /// Control edges GE's `IsolateNode` adds when `x` disappears: every in-node (data or
