@@ -99,15 +99,16 @@ fn skip_in_loop(g: &MemGraph, n: NodeId) -> bool {
     !a.input
         && !a.outputs.is_empty()
         && !a.workspace
-        && a.outputs.iter().all(|&o| {
-            g.consumers(n, o)
-                .iter()
-                .any(|c| is_hcom_atomic(g, c.node))
-        })
+        && a.outputs
+            .iter()
+            .all(|&o| g.consumers(n, o).iter().any(|c| is_hcom_atomic(g, c.node)))
 }
 
 fn covered(g: &MemGraph, n: NodeId) -> bool {
-    g.node(n).ctrl_in.iter().any(|&s| g.node(s).sem.atomic_clean)
+    g.node(n)
+        .ctrl_in
+        .iter()
+        .any(|&s| g.node(s).sem.atomic_clean)
 }
 
 fn feeds_net_output(g: &MemGraph, n: NodeId) -> bool {
@@ -134,14 +135,27 @@ fn names(g: &MemGraph, ns: &[NodeId]) -> String {
         .join(", ")
 }
 
-fn run_graph(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, opts: AtomicOptions) -> Result<(), MemError> {
+fn run_graph(
+    g: &mut MemGraph,
+    plan: &mut Plan,
+    gid: GraphId,
+    opts: AtomicOptions,
+) -> Result<(), MemError> {
     let order = g.graph(gid).order.clone();
     plan.stats.nodes_visited += order.len() as u64;
-    let atomic: Vec<NodeId> = order.iter().copied().filter(|&n| needs_clean(g, n, opts)).collect();
+    let atomic: Vec<NodeId> = order
+        .iter()
+        .copied()
+        .filter(|&n| needs_clean(g, n, opts))
+        .collect();
     if atomic.is_empty() || g.graph(gid).unknown_shape {
         return Ok(());
     }
-    let hcom: Vec<NodeId> = atomic.iter().copied().filter(|&n| is_hcom_atomic(g, n)).collect();
+    let hcom: Vec<NodeId> = atomic
+        .iter()
+        .copied()
+        .filter(|&n| is_hcom_atomic(g, n))
+        .collect();
     let is_loop = order.iter().any(|&n| g.node(n).sem.loop_cond);
     if is_loop {
         for &n in &atomic {
@@ -149,7 +163,10 @@ fn run_graph(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, opts: AtomicOption
                 continue;
             }
             let name = clean_name(g, gid, "");
-            let reason = format!("atomic %{} in a loop graph is re-zeroed every iteration", g.node(n).name);
+            let reason = format!(
+                "atomic %{} in a loop graph is re-zeroed every iteration",
+                g.node(n).name
+            );
             let edit = Edit::InsertAtomicClean {
                 new: Plan::next_id(g),
                 name,
@@ -207,8 +224,17 @@ fn run_graph(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, opts: AtomicOption
     });
     if let Some(clean) = existing {
         for n in uncovered {
-            let reason = format!("atomic %{} joins the head clean %{}", g.node(n).name, g.node(clean).name);
-            plan.push(g, Edit::AddCtrl { from: clean, to: n }, Rule::AtomicCommonClean, reason)?;
+            let reason = format!(
+                "atomic %{} joins the head clean %{}",
+                g.node(n).name,
+                g.node(clean).name
+            );
+            plan.push(
+                g,
+                Edit::AddCtrl { from: clean, to: n },
+                Rule::AtomicCommonClean,
+                reason,
+            )?;
         }
         return Ok(());
     }
@@ -227,19 +253,28 @@ fn run_graph(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, opts: AtomicOption
         if !(s.sem.data_like || s.sem.var_like) || !inputless {
             continue;
         }
-        let mut seconds: Vec<NodeId> = s.outputs.iter().flat_map(|o| o.consumers.iter().map(|c| c.node)).collect();
+        let mut seconds: Vec<NodeId> = s
+            .outputs
+            .iter()
+            .flat_map(|o| o.consumers.iter().map(|c| c.node))
+            .collect();
         seconds.extend(s.ctrl_out.iter().copied());
         for t in seconds {
             let tn = g.node(t);
             let self_cleaning = has_atomic_attrs(g, t) && !needs_clean(g, t, opts);
-            if dispersed.contains(&t) || tn.sem.net_output || self_cleaning || ctrl_to.contains(&t) {
+            if dispersed.contains(&t) || tn.sem.net_output || self_cleaning || ctrl_to.contains(&t)
+            {
                 continue;
             }
             ctrl_to.push(t);
         }
     }
     let name = clean_name(g, gid, "");
-    let reason = format!("one clean at the head of loop-free graph {} zeroes {}", g.graph(gid).name, names(g, &uncovered));
+    let reason = format!(
+        "one clean at the head of loop-free graph {} zeroes {}",
+        g.graph(gid).name,
+        names(g, &uncovered)
+    );
     let edit = Edit::InsertAtomicClean {
         new: Plan::next_id(g),
         name,

@@ -18,7 +18,11 @@ pub(crate) fn insert_identity_before(
     reason: String,
 ) -> Result<NodeId, MemError> {
     if g.src(c.node, c.index).is_none() {
-        return Err(MemError::at(g, c.node, format!("input {} is not connected", c.index)));
+        return Err(MemError::at(
+            g,
+            c.node,
+            format!("input {} is not connected", c.index),
+        ));
     }
     let ctrl_moved: Vec<NodeId> = g
         .node(c.node)
@@ -86,21 +90,31 @@ pub(crate) fn broadcast_write_back(
     if g.node(h).ty != "HcomBroadcast" || !g.node(var.node).sem.var_like {
         return Ok(());
     }
-    if g.consumers(var.node, var.index).iter().any(|c| g.node(c.node).ty == "Assign") {
+    if g.consumers(var.node, var.index)
+        .iter()
+        .any(|c| g.node(c.node).ty == "Assign")
+    {
         return Ok(());
     }
     if hccl_in.index as usize >= g.node(h).outputs.len() {
         return Err(MemError::at(
             g,
             h,
-            format!("HcomBroadcast has no output {} to write back", hccl_in.index),
+            format!(
+                "HcomBroadcast has no output {} to write back",
+                hccl_in.index
+            ),
         ));
     }
     let value = OutPort {
         node: h,
         index: hccl_in.index,
     };
-    let mut ctrl_to: Vec<NodeId> = g.consumers(h, hccl_in.index).iter().map(|c| c.node).collect();
+    let mut ctrl_to: Vec<NodeId> = g
+        .consumers(h, hccl_in.index)
+        .iter()
+        .map(|c| c.node)
+        .collect();
     ctrl_to.extend(g.node(h).ctrl_out.iter().copied());
     let mut seen = std::collections::HashSet::new();
     ctrl_to.retain(|n| seen.insert(*n));

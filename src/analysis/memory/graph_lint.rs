@@ -64,8 +64,8 @@ pub fn input_types(g: &MemGraph) -> Vec<Vec<LintRw>> {
         let node = g.node(n);
         if node.subgraphs.is_empty() {
             let cmo = node.effective_type() == "Cmo";
-            for i in 0..node.inputs.len() {
-                types[n.0 as usize][i] = if cmo {
+            for (i, slot) in types[n.0 as usize].iter_mut().enumerate() {
+                *slot = if cmo {
                     LintRw::CanIgnore
                 } else if ref_output_of_input(g, n, i as u32).is_some() {
                     LintRw::Writable
@@ -135,7 +135,8 @@ pub fn lint_with<R: Reach>(g: &MemGraph, reach: &R) -> Vec<LintWarning> {
                     index: o as u32,
                 };
                 for (k, &w) in writers.iter().enumerate() {
-                    let mut others: Vec<(NodeId, bool)> = writers[k + 1..].iter().map(|&x| (x, true)).collect();
+                    let mut others: Vec<(NodeId, bool)> =
+                        writers[k + 1..].iter().map(|&x| (x, true)).collect();
                     others.extend(readers.iter().map(|&r| (r, false)));
                     // Query order that lets a cached search serve the next queries: targets
                     // after the writer from the farthest down, sources before it from the

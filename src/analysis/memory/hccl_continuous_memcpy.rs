@@ -44,7 +44,14 @@ fn multi_continuous_consumers(g: &MemGraph, src: OutPort) -> bool {
         > 1
 }
 
-fn isolate(g: &mut MemGraph, plan: &mut Plan, c: InPort, src: OutPort, rule: Rule, why: &str) -> Result<(), MemError> {
+fn isolate(
+    g: &mut MemGraph,
+    plan: &mut Plan,
+    c: InPort,
+    src: OutPort,
+    rule: Rule,
+    why: &str,
+) -> Result<(), MemError> {
     let reason = format!(
         "%{}:{} -> {why} input {} of %{}",
         g.node(src.node).name,
@@ -52,7 +59,10 @@ fn isolate(g: &mut MemGraph, plan: &mut Plan, c: InPort, src: OutPort, rule: Rul
         c.index,
         g.node(c.node).name
     );
-    let name = g.fresh_name(&format!("{}_HcclContinuousMemcpyPass_Identity", g.node(src.node).name));
+    let name = g.fresh_name(&format!(
+        "{}_HcclContinuousMemcpyPass_Identity",
+        g.node(src.node).name
+    ));
     insert_identity_before(g, plan, c, name, true, rule, reason)?;
     broadcast_write_back(g, plan, src, c, Rule::HcclBroadcastAssign)
 }
@@ -67,9 +77,23 @@ fn continuous_input_process(g: &mut MemGraph, plan: &mut Plan, n: NodeId) -> Res
         };
         let c = InPort { node: n, index: i };
         if is_fixed_address(g, src.node) {
-            isolate(g, plan, c, src, Rule::HcclContinuousInput, "fixed-address output into continuous")?;
+            isolate(
+                g,
+                plan,
+                c,
+                src,
+                Rule::HcclContinuousInput,
+                "fixed-address output into continuous",
+            )?;
         } else if multi_continuous_consumers(g, src) {
-            isolate(g, plan, c, src, Rule::HcclContinuousInput, "output shared by several continuous inputs; continuous")?;
+            isolate(
+                g,
+                plan,
+                c,
+                src,
+                Rule::HcclContinuousInput,
+                "output shared by several continuous inputs; continuous",
+            )?;
         }
     }
     Ok(())
@@ -84,7 +108,14 @@ fn p2p_input_process(g: &mut MemGraph, plan: &mut Plan, n: NodeId) -> Result<(),
             continue;
         };
         if is_fixed_address(g, src.node) {
-            isolate(g, plan, InPort { node: n, index: i }, src, Rule::HcclP2pInput, "fixed-address output into P2P")?;
+            isolate(
+                g,
+                plan,
+                InPort { node: n, index: i },
+                src,
+                Rule::HcclP2pInput,
+                "fixed-address output into P2P",
+            )?;
         }
     }
     Ok(())

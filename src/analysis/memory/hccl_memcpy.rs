@@ -73,11 +73,12 @@ fn mutable_input_process(
         let p = g.node(src.node);
         let hname = g.node(h).name.clone();
         if p.sem.const_like || p.sem.var_like {
-            let kind = if p.sem.const_like { "constant" } else { "variable" };
-            let reason = format!(
-                "{kind} %{} -> scope-writable input {i} of %{hname}",
-                p.name
-            );
+            let kind = if p.sem.const_like {
+                "constant"
+            } else {
+                "variable"
+            };
+            let reason = format!("{kind} %{} -> scope-writable input {i} of %{hname}", p.name);
             let name = g.fresh_name(&format!("{hname}_HcclMemcpyPass_Identity{i}"));
             insert_identity_before(g, plan, hin, name, false, Rule::HcclConstVar, reason)?;
             broadcast_write_back(g, plan, src, hin, Rule::HcclBroadcastAssign)?;

@@ -245,7 +245,9 @@ impl Node {
 
     /// Number of consumer edges of output `o` (GE counts edges, not distinct nodes).
     pub fn consumer_count(&self, o: u32) -> usize {
-        self.outputs.get(o as usize).map_or(0, |out| out.consumers.len())
+        self.outputs
+            .get(o as usize)
+            .map_or(0, |out| out.consumers.len())
     }
 
     /// Total number of data consumer edges over all outputs.
@@ -629,7 +631,11 @@ impl MemGraph {
     /// outputs must have no consumers left.
     pub fn remove_node(&mut self, n: NodeId) -> Result<(), MemError> {
         if self.node(n).out_data_edges() > 0 {
-            return Err(MemError::at(self, n, "cannot remove a node that still has consumers"));
+            return Err(MemError::at(
+                self,
+                n,
+                "cannot remove a node that still has consumers",
+            ));
         }
         for i in 0..self.node(n).inputs.len() {
             self.set_src(
@@ -689,6 +695,11 @@ impl MemGraph {
                     Placement::After(a) => after.entry(a).or_default().push(n),
                 }
             }
+            // "Right after X" and "at the head" put the newest insertion closest to the
+            // anchor, exactly as inserting one at a time would (and as an MLIR builder set
+            // after an op does); "right before X" keeps insertion order.
+            head.reverse();
+            after.values_mut().for_each(|v| v.reverse());
             let old = std::mem::take(&mut self.graphs[gi].order);
             let mut out = Vec::with_capacity(old.len() + head.len());
             for n in head {
@@ -837,7 +848,10 @@ impl MemGraph {
                         .get(s.index as usize)
                         .map_or(0, |o| o.consumers.iter().filter(|&&c| c == me).count());
                     if count != 1 || p.removed || node.removed {
-                        return Err(format!("edge {}:{} -> {}:{} is broken", p.name, s.index, node.name, j));
+                        return Err(format!(
+                            "edge {}:{} -> {}:{} is broken",
+                            p.name, s.index, node.name, j
+                        ));
                     }
                     if p.graph != node.graph {
                         return Err(format!("edge {} -> {} crosses graphs", p.name, node.name));
@@ -846,7 +860,11 @@ impl MemGraph {
             }
             for (o, out) in node.outputs.iter().enumerate() {
                 for c in &out.consumers {
-                    let src = self.node(c.node).inputs.get(c.index as usize).and_then(|x| x.src);
+                    let src = self
+                        .node(c.node)
+                        .inputs
+                        .get(c.index as usize)
+                        .and_then(|x| x.src);
                     if src
                         != Some(OutPort {
                             node: id,
@@ -859,12 +877,20 @@ impl MemGraph {
             }
             for &t in &node.ctrl_out {
                 if !self.node(t).ctrl_in.contains(&id) {
-                    return Err(format!("ctrl {} -> {} not mirrored", node.name, self.node(t).name));
+                    return Err(format!(
+                        "ctrl {} -> {} not mirrored",
+                        node.name,
+                        self.node(t).name
+                    ));
                 }
             }
             for &s in &node.ctrl_in {
                 if !self.node(s).ctrl_out.contains(&id) {
-                    return Err(format!("ctrl {} -> {} not mirrored", self.node(s).name, node.name));
+                    return Err(format!(
+                        "ctrl {} -> {} not mirrored",
+                        self.node(s).name,
+                        node.name
+                    ));
                 }
             }
         }

@@ -278,7 +278,9 @@ fn check_new(g: &MemGraph, new: NodeId) -> Result<(), MemError> {
 fn check_port(g: &MemGraph, p: OutPort) -> Result<(), MemError> {
     let live = (p.node.0 as usize) < g.nodes.len() && !g.node(p.node).removed;
     if !live || p.index as usize >= g.node(p.node).outputs.len() {
-        return Err(MemError::global(format!("edit names a missing output {p:?}")));
+        return Err(MemError::global(format!(
+            "edit names a missing output {p:?}"
+        )));
     }
     Ok(())
 }
@@ -286,7 +288,9 @@ fn check_port(g: &MemGraph, p: OutPort) -> Result<(), MemError> {
 fn check_in(g: &MemGraph, p: InPort) -> Result<(), MemError> {
     let live = (p.node.0 as usize) < g.nodes.len() && !g.node(p.node).removed;
     if !live || p.index as usize >= g.node(p.node).inputs.len() {
-        return Err(MemError::global(format!("edit names a missing input {p:?}")));
+        return Err(MemError::global(format!(
+            "edit names a missing input {p:?}"
+        )));
     }
     Ok(())
 }
@@ -319,10 +323,21 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
             check_new(g, *new)?;
             check_in(g, *consumer)?;
             let src = g.src(consumer.node, consumer.index).ok_or_else(|| {
-                MemError::at(g, consumer.node, format!("input {} is not connected", consumer.index))
+                MemError::at(
+                    g,
+                    consumer.node,
+                    format!("input {} is not connected", consumer.index),
+                )
             })?;
             let graph = g.node(consumer.node).graph;
-            let id = g.insert_node(graph, name, "Identity", &["x"], &["y"], Placement::Before(consumer.node));
+            let id = g.insert_node(
+                graph,
+                name,
+                "Identity",
+                &["x"],
+                &["y"],
+                Placement::Before(consumer.node),
+            );
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
             g.set_src(InPort { node: id, index: 0 }, Some(src));
             g.set_src(*consumer, Some(OutPort { node: id, index: 0 }));
@@ -343,13 +358,24 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
             check_new(g, *new)?;
             check_port(g, *producer)?;
             let graph = g.node(producer.node).graph;
-            let id = g.insert_node(graph, name, "Identity", &["x"], &["y"], Placement::After(producer.node));
+            let id = g.insert_node(
+                graph,
+                name,
+                "Identity",
+                &["x"],
+                &["y"],
+                Placement::After(producer.node),
+            );
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
             g.set_src(InPort { node: id, index: 0 }, Some(*producer));
             for &c in consumers {
                 check_in(g, c)?;
                 if g.src(c.node, c.index) != Some(*producer) {
-                    return Err(MemError::at(g, c.node, "InsertIdentityAfter: consumer is not fed by the producer"));
+                    return Err(MemError::at(
+                        g,
+                        c.node,
+                        "InsertIdentityAfter: consumer is not fed by the producer",
+                    ));
                 }
                 g.set_src(c, Some(OutPort { node: id, index: 0 }));
             }
@@ -376,15 +402,31 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
             for (i, (src, cons)) in links.iter().enumerate() {
                 check_port(g, *src)?;
-                g.set_src(InPort { node: id, index: i as u32 }, Some(*src));
+                g.set_src(
+                    InPort {
+                        node: id,
+                        index: i as u32,
+                    },
+                    Some(*src),
+                );
                 for &c in cons {
                     check_in(g, c)?;
-                    g.set_src(c, Some(OutPort { node: id, index: i as u32 }));
+                    g.set_src(
+                        c,
+                        Some(OutPort {
+                            node: id,
+                            index: i as u32,
+                        }),
+                    );
                 }
             }
             Ok(Some(id))
         }
-        Edit::RemoveIdentity { node, bypass, new_ctrl } => {
+        Edit::RemoveIdentity {
+            node,
+            bypass,
+            new_ctrl,
+        } => {
             if *bypass {
                 let src = g.src(*node, 0);
                 for c in g.consumers(*node, 0).to_vec() {
@@ -432,7 +474,14 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
             check_port(g, *var)?;
             check_port(g, *value)?;
             let graph = g.node(value.node).graph;
-            let id = g.insert_node(graph, name, "Assign", &["ref", "value"], &["ref"], Placement::After(value.node));
+            let id = g.insert_node(
+                graph,
+                name,
+                "Assign",
+                &["ref", "value"],
+                &["ref"],
+                Placement::After(value.node),
+            );
             mark_new(g, id, origin, &step.reason, false);
             g.set_src(InPort { node: id, index: 0 }, Some(*var));
             g.set_src(InPort { node: id, index: 1 }, Some(*value));

@@ -33,8 +33,7 @@ use super::edits::{insert_identity_after, insert_identity_before};
 use super::model::{InPort, MemError, MemGraph, NodeId, Origin, OutPort};
 use super::plan::{BoolAttr, Edit, Plan, Rule};
 use super::rw_types::{
-    decide, is_ref_node, mark_subgraphs, ref_input_of_output, Conflict, InputRw, OutputRw,
-    RwTypes,
+    decide, is_ref_node, mark_subgraphs, ref_input_of_output, Conflict, InputRw, OutputRw, RwTypes,
 };
 
 /// Upper bound on fixpoint rounds; reaching it is reported as an error (a bug, not an input
@@ -94,6 +93,10 @@ impl Cx {
     }
 
     fn round(&mut self, g: &mut MemGraph) -> Result<(), MemError> {
+        // Dead identities go first: the subgraph marking below must not see a consumer
+        // count that is about to drop.
+        let snapshot = g.all_nodes();
+        self.remove_dead_identities(g, &snapshot)?;
         let (rw, isolations) = mark_subgraphs(g)?;
         for iso in isolations {
             let p = iso.producer;
@@ -119,7 +122,6 @@ impl Cx {
         }
         g.normalize();
         let snapshot = g.all_nodes();
-        self.remove_dead_identities(g, &rw, &snapshot)?;
         for n in snapshot {
             let node = g.node(n);
             if node.removed {
@@ -136,7 +138,7 @@ impl Cx {
             if node.sem.identity_like {
                 self.split_identity(g, &rw, n)?;
                 if !g.node(n).removed {
-                    self.remove_no_use_identity(g, &rw, n)?;
+                    self.remove_no_use_identity(g, Some(&rw), n)?;
                 }
             }
             if !g.node(n).removed {
@@ -176,9 +178,9 @@ impl Cx {
         rule: Rule,
         reason: String,
     ) -> Result<NodeId, MemError> {
-        let p = g
-            .src(c.node, c.index)
-            .ok_or_else(|| MemError::at(g, c.node, format!("input {} is not connected", c.index)))?;
+        let p = g.src(c.node, c.index).ok_or_else(|| {
+            MemError::at(g, c.node, format!("input {} is not connected", c.index))
+        })?;
         let name = self.identity_name(g, p.node);
         insert_identity_before(g, &mut self.plan, c, name, false, rule, reason)
     }
@@ -186,9 +188,18 @@ impl Cx {
     /// Control edges GE's `IsolateNode` adds when `x` disappears: every in-node (data or
     /// control) to every out-node (data or control), except pairs joined by a relinked data
     /// edge and pairs already linked.
-    fn isolate_ctrl(g: &MemGraph, x: NodeId, relinked: &[(NodeId, NodeId)]) -> Vec<(NodeId, NodeId)> {
+    fn isolate_ctrl(
+        g: &MemGraph,
+        x: NodeId,
+        relinked: &[(NodeId, NodeId)],
+    ) -> Vec<(NodeId, NodeId)> {
         let node = g.node(x);
-        let mut ins: Vec<NodeId> = node.inputs.iter().filter_map(|i| i.src).map(|s| s.node).collect();
+        let mut ins: Vec<NodeId> = node
+            .inputs
+            .iter()
+            .filter_map(|i| i.src)
+            .map(|s| s.node)
+            .collect();
         ins.extend(node.ctrl_in.iter().copied());
         let mut outs: Vec<NodeId> = node
             .outputs
@@ -220,7 +231,6 @@ impl Cx {
     fn remove_dead_identities(
         &mut self,
         g: &mut MemGraph,
-        rw: &RwTypes,
         snapshot: &[NodeId],
     ) -> Result<(), MemError> {
         for &n in snapshot.iter().rev() {
@@ -233,7 +243,7 @@ impl Cx {
             {
                 continue;
             }
-            self.remove_no_use_identity(g, rw, n)?;
+            self.remove_no_use_identity(g, None, n)?;
         }
         Ok(())
     }
@@ -241,7 +251,12 @@ impl Cx {
     /// B.9: an Identity shared by several consumers gives no isolation between them.
     /// Writers (W/SW inputs) get a private Identity fed by the old one; readers read the
     /// Identity's producer directly and inherit its control edges.
-    fn split_identity(&mut self, g: &mut MemGraph, rw: &RwTypes, x: NodeId) -> Result<(), MemError> {
+    fn split_identity(
+        &mut self,
+        g: &mut MemGraph,
+        rw: &RwTypes,
+        x: NodeId,
+    ) -> Result<(), MemError> {
         if g.node(x).consumer_count(0) <= 1 {
             return Ok(());
         }
@@ -265,8 +280,12 @@ impl Cx {
                     c.index,
                     g.node(p.node).name
                 );
-                self.plan
-                    .push(g, Edit::Rewire { consumer: c, to: p }, Rule::SplitIdentity, reason.clone())?;
+                self.plan.push(
+                    g,
+                    Edit::Rewire { consumer: c, to: p },
+                    Rule::SplitIdentity,
+                    reason.clone(),
+                )?;
                 for s in g.node(x).ctrl_in.clone() {
                     self.add_ctrl(g, s, c.node, Rule::SplitIdentity, &reason)?;
                 }
@@ -293,17 +312,23 @@ impl Cx {
     }
 
     /// B.10: remove an Identity the matrix does not need, unless it is kept for a reason.
+    /// Without `rw` only an Identity with no consumer can go.
     fn remove_no_use_identity(
         &mut self,
         g: &mut MemGraph,
-        rw: &RwTypes,
+        rw: Option<&RwTypes>,
         x: NodeId,
     ) -> Result<(), MemError> {
         let node = g.node(x);
         if node.inputs.iter().all(|i| i.src.is_none()) || node.out_data_edges() > 1 {
             return Ok(());
         }
-        let first = node.outputs.iter().flat_map(|o| o.consumers.iter()).next().copied();
+        let first = node
+            .outputs
+            .iter()
+            .flat_map(|o| o.consumers.iter())
+            .next()
+            .copied();
         if first.is_some_and(|c| g.node(c.node).sem.stream_merge) {
             return Ok(());
         }
@@ -313,9 +338,11 @@ impl Cx {
         let Some(p) = g.src(x, 0) else {
             return Ok(());
         };
-        let out_t = rw.output_type(g, p.node, p.index);
-        let (verdict, detail) = match g.consumers(x, 0).first() {
-            Some(&c) => {
+        let first_consumer = g.consumers(x, 0).first().copied();
+        let (verdict, detail) = match (first_consumer, rw) {
+            (Some(_), None) => return Ok(()),
+            (Some(c), Some(rw)) => {
+                let out_t = rw.output_type(g, p.node, p.index);
                 let in_t = rw.input_type(g, c.node, c.index);
                 (
                     decide(out_t, in_t),
@@ -326,12 +353,13 @@ impl Cx {
                     ),
                 )
             }
-            None => (Conflict::DoNothing, "it has no consumer".to_string()),
+            (None, _) => (Conflict::DoNothing, "it has no consumer".to_string()),
         };
         if verdict != Conflict::DoNothing {
             return Ok(());
         }
-        let relinked: Vec<(NodeId, NodeId)> = g.consumers(x, 0).iter().map(|c| (p.node, c.node)).collect();
+        let relinked: Vec<(NodeId, NodeId)> =
+            g.consumers(x, 0).iter().map(|c| (p.node, c.node)).collect();
         let new_ctrl = Self::isolate_ctrl(g, x, &relinked);
         let reason = format!("remove %{}: {detail}", g.node(x).name);
         self.plan.push(
@@ -348,7 +376,12 @@ impl Cx {
     }
 
     /// B.11 for every output of `n`.
-    fn insert_as_needed(&mut self, g: &mut MemGraph, rw: &RwTypes, n: NodeId) -> Result<(), MemError> {
+    fn insert_as_needed(
+        &mut self,
+        g: &mut MemGraph,
+        rw: &RwTypes,
+        n: NodeId,
+    ) -> Result<(), MemError> {
         if g.node(n).out_data_edges() == 0 {
             return Ok(());
         }
@@ -412,9 +445,11 @@ fn invalid_hint(g: &MemGraph, consumer: NodeId) -> &'static str {
 /// GE's `CheckIdentityIsNearSubgraph`.
 pub fn near_subgraph(g: &MemGraph, x: NodeId) -> bool {
     let node = g.node(x);
-    let ins = node.inputs.iter().filter_map(|i| i.src).any(|s| {
-        g.is_subgraph_data(s.node) || !g.node(s.node).subgraphs.is_empty()
-    });
+    let ins = node
+        .inputs
+        .iter()
+        .filter_map(|i| i.src)
+        .any(|s| g.is_subgraph_data(s.node) || !g.node(s.node).subgraphs.is_empty());
     let outs = node
         .outputs
         .iter()

@@ -129,7 +129,10 @@ pub fn ref_output_of_input(g: &MemGraph, n: NodeId, i: u32) -> Option<u32> {
 pub fn ref_input_of_output(g: &MemGraph, n: NodeId, o: u32) -> Option<u32> {
     let node = g.node(n);
     let name = node.outputs.get(o as usize)?.name?;
-    if node.outputs[..o as usize].iter().any(|x| x.name == Some(name)) {
+    if node.outputs[..o as usize]
+        .iter()
+        .any(|x| x.name == Some(name))
+    {
         return None; // GetOutputIndexByName finds the first output of that name
     }
     node.inputs
@@ -353,22 +356,37 @@ fn mark_subgraph(
 ) -> Result<(), MemError> {
     let name = &g.graph(sg).name;
     if !seen_names.insert(name.clone()) {
-        return Err(MemError::at(g, parent, format!("subgraph name '{name}' is not unique")));
+        return Err(MemError::at(
+            g,
+            parent,
+            format!("subgraph name '{name}' is not unique"),
+        ));
     }
     let mut indices: HashMap<u32, NodeId> = HashMap::new();
     for &n in &g.graph(sg).order {
         let node = g.node(n);
         if node.ty == "Data" {
-            let t = merge(g.consumers(n, 0).iter().map(|c| rw.input_type(g, c.node, c.index)));
+            let t = merge(
+                g.consumers(n, 0)
+                    .iter()
+                    .map(|c| rw.input_type(g, c.node, c.index)),
+            );
             rw.data_input.insert(n, t);
             let Some(idx) = node.parent_index else {
-                return Err(MemError::at(g, n, "subgraph Data has no _parent_node_index"));
+                return Err(MemError::at(
+                    g,
+                    n,
+                    "subgraph Data has no _parent_node_index",
+                ));
             };
             if let Some(&other) = indices.get(&idx) {
                 return Err(MemError::at(
                     g,
                     n,
-                    format!("_parent_node_index {idx} is also used by '{}'", g.node(other).name),
+                    format!(
+                        "_parent_node_index {idx} is also used by '{}'",
+                        g.node(other).name
+                    ),
                 ));
             }
             indices.insert(idx, n);
@@ -377,7 +395,11 @@ fn mark_subgraph(
             for (j, inp) in node.inputs.iter().enumerate() {
                 let j = j as u32;
                 let Some(p) = inp.parent_index else {
-                    return Err(MemError::at(g, n, format!("input {j} has no _parent_node_index")));
+                    return Err(MemError::at(
+                        g,
+                        n,
+                        format!("input {j} has no _parent_node_index"),
+                    ));
                 };
                 let Some(src) = inp.src else {
                     return Err(MemError::at(g, n, format!("input {j} is not connected")));

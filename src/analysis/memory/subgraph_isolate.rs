@@ -121,7 +121,8 @@ pub fn outer_source(g: &MemGraph, d: NodeId) -> Option<NodeId> {
     for _ in 0..=g.nodes.len() {
         let node = g.node(cur.node);
         if g.is_subgraph_data(cur.node)
-            && g.parent_of(cur.node).is_some_and(|p| g.node(p).ty == "PartitionedCall")
+            && g.parent_of(cur.node)
+                .is_some_and(|p| g.node(p).ty == "PartitionedCall")
         {
             cur = g.src(g.parent_of(cur.node)?, node.parent_index?)?;
         } else if node.ty == "PartitionedCall" {
@@ -135,7 +136,12 @@ pub fn outer_source(g: &MemGraph, d: NodeId) -> Option<NodeId> {
     None
 }
 
-fn subgraph_input(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, d: NodeId) -> Result<(), MemError> {
+fn subgraph_input(
+    g: &mut MemGraph,
+    plan: &mut Plan,
+    gid: GraphId,
+    d: NodeId,
+) -> Result<(), MemError> {
     let consumers = g.consumers(d, 0).to_vec();
     if let Some(&c) = consumers.iter().find(|&&c| input_continuous_required(g, c)) {
         let reason = format!(
@@ -145,10 +151,22 @@ fn subgraph_input(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, d: NodeId) ->
             g.node(c.node).name
         );
         let name = format!("{}_output_0_Memcpy", g.node(d).name);
-        memcpy_after(g, plan, OutPort { node: d, index: 0 }, consumers, &name, Rule::SubgraphDataContinuous, reason)?;
+        memcpy_after(
+            g,
+            plan,
+            OutPort { node: d, index: 0 },
+            consumers,
+            &name,
+            Rule::SubgraphDataContinuous,
+            reason,
+        )?;
     }
     let Some(idx) = g.node(d).parent_index else {
-        return Err(MemError::at(g, d, "subgraph Data has no _parent_node_index"));
+        return Err(MemError::at(
+            g,
+            d,
+            "subgraph Data has no _parent_node_index",
+        ));
     };
     let Some(src_node) = outer_source(g, d) else {
         return Ok(());
@@ -158,7 +176,11 @@ fn subgraph_input(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, d: NodeId) ->
         return Ok(());
     }
     let Some(p) = g.src(parent, idx) else {
-        return Err(MemError::at(g, parent, format!("While input {idx} is not connected")));
+        return Err(MemError::at(
+            g,
+            parent,
+            format!("While input {idx} is not connected"),
+        ));
     };
     let reason = format!(
         "constant %{} enters the loop %{} (input {idx}); the body may overwrite it",
@@ -170,7 +192,10 @@ fn subgraph_input(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, d: NodeId) ->
         g,
         plan,
         p,
-        vec![InPort { node: parent, index: idx }],
+        vec![InPort {
+            node: parent,
+            index: idx,
+        }],
         &name,
         Rule::SubgraphWhileConstInput,
         reason,
@@ -178,7 +203,12 @@ fn subgraph_input(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, d: NodeId) ->
     Ok(())
 }
 
-fn subgraph_output(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, no: NodeId) -> Result<(), MemError> {
+fn subgraph_output(
+    g: &mut MemGraph,
+    plan: &mut Plan,
+    gid: GraphId,
+    no: NodeId,
+) -> Result<(), MemError> {
     let parent = g.graph(gid).parent.expect("subgraph");
     let parent_graph_unknown = g.graph(g.node(parent).graph).unknown_shape;
     let parent_is_while = g.node(parent).sem.while_family;
@@ -189,13 +219,18 @@ fn subgraph_output(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, no: NodeId) 
         let pn = g.node(src.node);
         let why = if pn.sem.const_like && !parent_graph_unknown {
             Some("a constant (static parent graph)")
-        } else if pn.atomic.as_ref().is_some_and(|a| a.outputs.contains(&src.index)) {
+        } else if pn
+            .atomic
+            .as_ref()
+            .is_some_and(|a| a.outputs.contains(&src.index))
+        {
             Some("an atomic output")
         } else if output_continuous_required(g, src) {
             Some("a continuous output")
         } else if pn.ty == "Data" && !parent_is_while {
             Some("a subgraph input (parent is not a While)")
-        } else if !g.graph(gid).unknown_shape && g.node(no).sem.unknown_shape && pn.sem.while_family {
+        } else if !g.graph(gid).unknown_shape && g.node(no).sem.unknown_shape && pn.sem.while_family
+        {
             Some("a While output (known graph, dynamic output)")
         } else {
             None
@@ -207,7 +242,15 @@ fn subgraph_output(g: &mut MemGraph, plan: &mut Plan, gid: GraphId, no: NodeId) 
                 pn.name
             );
             let name = format!("{}_input_{j}_Memcpy", g.node(no).name);
-            memcpy_after(g, plan, src, vec![InPort { node: no, index: j }], &name, Rule::SubgraphNetOutputInput, reason)?;
+            memcpy_after(
+                g,
+                plan,
+                src,
+                vec![InPort { node: no, index: j }],
+                &name,
+                Rule::SubgraphNetOutputInput,
+                reason,
+            )?;
         }
     }
     Ok(())
@@ -228,7 +271,15 @@ fn while_inputs(g: &mut MemGraph, plan: &mut Plan, w: NodeId) -> Result<(), MemE
             g.node(w).name
         );
         let name = format!("{}_input_{i}_Memcpy", g.node(w).name);
-        memcpy_after(g, plan, src, vec![InPort { node: w, index: i }], &name, Rule::SubgraphWhileSharedInput, reason)?;
+        memcpy_after(
+            g,
+            plan,
+            src,
+            vec![InPort { node: w, index: i }],
+            &name,
+            Rule::SubgraphWhileSharedInput,
+            reason,
+        )?;
     }
     Ok(())
 }
@@ -252,10 +303,22 @@ fn needs_input_memcpy(g: &MemGraph, d: NodeId, bypass: &mut HashSet<u32>) -> boo
             return false;
         }
     }
-    !(!consumers.is_empty() && consumers.iter().all(|c| is_our_copy(g, c.node)))
+    !already_copied(g, d)
 }
 
-fn insert_input_memcpy(g: &mut MemGraph, plan: &mut Plan, sg: GraphId, datas: &[NodeId], w: NodeId) -> Result<(), MemError> {
+/// A Data whose consumers are all SubgraphPass copies (a previous run isolated it).
+fn already_copied(g: &MemGraph, d: NodeId) -> bool {
+    let cs = g.consumers(d, 0);
+    !cs.is_empty() && cs.iter().all(|c| is_our_copy(g, c.node))
+}
+
+fn insert_input_memcpy(
+    g: &mut MemGraph,
+    plan: &mut Plan,
+    sg: GraphId,
+    datas: &[NodeId],
+    w: NodeId,
+) -> Result<(), MemError> {
     if datas.is_empty() {
         return Ok(());
     }
@@ -300,10 +363,7 @@ fn while_body(g: &mut MemGraph, plan: &mut Plan, w: NodeId) -> Result<(), MemErr
                 .iter()
                 .copied()
                 .filter(|&d| g.node(d).ty == "Data")
-                .filter(|&d| {
-                    let cs = g.consumers(d, 0);
-                    !(!cs.is_empty() && cs.iter().all(|c| is_our_copy(g, c.node)))
-                })
+                .filter(|&d| !already_copied(g, d))
                 .collect();
             insert_input_memcpy(g, plan, cond, &datas, w)?;
         }
@@ -324,11 +384,23 @@ fn while_body(g: &mut MemGraph, plan: &mut Plan, w: NodeId) -> Result<(), MemErr
         .collect();
     let no = match outs[..] {
         [no] => no,
-        [] => return Err(MemError::at(g, w, format!("While body {} has no NetOutput", g.graph(body).name))),
-        _ => return Err(MemError::at(g, w, format!("While body {} has several NetOutputs", g.graph(body).name))),
+        [] => {
+            return Err(MemError::at(
+                g,
+                w,
+                format!("While body {} has no NetOutput", g.graph(body).name),
+            ))
+        }
+        _ => {
+            return Err(MemError::at(
+                g,
+                w,
+                format!("While body {} has several NetOutputs", g.graph(body).name),
+            ))
+        }
     };
-    insert_input_memcpy(g, plan, body, &datas, w)?;
-    let mut links = Vec::new();
+    // Decide the outputs to copy before the input copy rewires Data -> NetOutput edges.
+    let mut outputs = Vec::new();
     for j in 0..g.node(no).inputs.len() as u32 {
         if bypass.contains(&j) {
             continue;
@@ -343,9 +415,17 @@ fn while_body(g: &mut MemGraph, plan: &mut Plan, w: NodeId) -> Result<(), MemErr
                 .flat_map(|o| o.consumers.iter())
                 .all(|c| c.node == no);
         if !done {
-            links.push((src, vec![InPort { node: no, index: j }]));
+            outputs.push(j);
         }
     }
+    insert_input_memcpy(g, plan, body, &datas, w)?;
+    let links: Vec<(OutPort, Vec<InPort>)> = outputs
+        .into_iter()
+        .filter_map(|j| {
+            g.src(no, j)
+                .map(|src| (src, vec![InPort { node: no, index: j }]))
+        })
+        .collect();
     if links.is_empty() {
         return Ok(());
     }
@@ -370,7 +450,11 @@ fn while_body(g: &mut MemGraph, plan: &mut Plan, w: NodeId) -> Result<(), MemErr
 fn separate_cond_outputs(g: &mut MemGraph, plan: &mut Plan, n: NodeId) -> Result<(), MemError> {
     for sg in g.node(n).subgraphs.clone() {
         let Some(no) = g.graph(sg).net_output else {
-            return Err(MemError::at(g, n, format!("branch {} has no NetOutput", g.graph(sg).name)));
+            return Err(MemError::at(
+                g,
+                n,
+                format!("branch {} has no NetOutput", g.graph(sg).name),
+            ));
         };
         let mut seen = HashSet::new();
         for j in 0..g.node(no).inputs.len() as u32 {
@@ -386,9 +470,16 @@ fn separate_cond_outputs(g: &mut MemGraph, plan: &mut Plan, n: NodeId) -> Result
                 g.graph(sg).name
             );
             let name = format!("{}_output_{j}_Memcpy", g.node(src.node).name);
-            memcpy_after(g, plan, src, vec![InPort { node: no, index: j }], &name, Rule::SubgraphCondOutputShared, reason)?;
+            memcpy_after(
+                g,
+                plan,
+                src,
+                vec![InPort { node: no, index: j }],
+                &name,
+                Rule::SubgraphCondOutputShared,
+                reason,
+            )?;
         }
     }
     Ok(())
 }
-
