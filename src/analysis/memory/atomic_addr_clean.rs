@@ -219,8 +219,9 @@ fn run_graph(
     if uncovered.is_empty() {
         return Ok(());
     }
+    let common_set: HashSet<NodeId> = common.iter().copied().collect();
     let existing = order.iter().copied().find(|&c| {
-        g.node(c).sem.atomic_clean && g.node(c).ctrl_out.iter().any(|t| common.contains(t))
+        g.node(c).sem.atomic_clean && g.node(c).ctrl_out.iter().any(|t| common_set.contains(t))
     });
     if let Some(clean) = existing {
         for n in uncovered {
@@ -239,8 +240,9 @@ fn run_graph(
         return Ok(());
     }
     let mut ctrl_to = uncovered.clone();
+    let mut linked: HashSet<NodeId> = ctrl_to.iter().copied().collect();
     for p in &hcom_peers {
-        if !ctrl_to.contains(p) {
+        if linked.insert(*p) {
             ctrl_to.push(*p);
         }
     }
@@ -262,8 +264,7 @@ fn run_graph(
         for t in seconds {
             let tn = g.node(t);
             let self_cleaning = has_atomic_attrs(g, t) && !needs_clean(g, t, opts);
-            if dispersed.contains(&t) || tn.sem.net_output || self_cleaning || ctrl_to.contains(&t)
-            {
+            if dispersed.contains(&t) || tn.sem.net_output || self_cleaning || !linked.insert(t) {
                 continue;
             }
             ctrl_to.push(t);

@@ -53,25 +53,56 @@ pub struct LintWarning {
     pub message: String,
 }
 
-/// Per node, per input: the lint's RW type (B.20 marking, reverse `GetAllNodes` order).
-pub fn input_types(g: &MemGraph) -> Vec<Vec<LintRw>> {
-    let mut types: Vec<Vec<LintRw>> = g
-        .nodes
-        .iter()
-        .map(|n| vec![LintRw::ReadOnly; n.inputs.len()])
-        .collect();
+/// The lint's RW type of every input, stored flat (one allocation for the whole graph).
+pub struct LintTypes {
+    offsets: Vec<u32>,
+    types: Vec<LintRw>,
+}
+
+impl LintTypes {
+    /// Type of input `i` of `n`.
+    pub fn get(&self, n: NodeId, i: u32) -> LintRw {
+        self.types[(self.offsets[n.0 as usize] + i) as usize]
+    }
+
+    fn slot(&mut self, n: NodeId, i: u32) -> Option<&mut LintRw> {
+        let start = self.offsets[n.0 as usize];
+        let end = self.offsets[n.0 as usize + 1];
+        let k = start + i;
+        (k < end).then(|| &mut self.types[k as usize])
+    }
+}
+
+/// The B.20 marking, in reverse `GetAllNodes` order: an input named like one of its node's
+/// outputs is Writable, inputs of `Cmo` are CanIgnore, others ReadOnly; an input fed by a
+/// subgraph Data is propagated to the parent's input (sticky Writable).
+pub fn input_types(g: &MemGraph) -> LintTypes {
+    let mut offsets = Vec::with_capacity(g.nodes.len() + 1);
+    let mut total = 0u32;
+    for n in &g.nodes {
+        offsets.push(total);
+        total += n.inputs.len() as u32;
+    }
+    offsets.push(total);
+    let mut lt = LintTypes {
+        offsets,
+        types: vec![LintRw::ReadOnly; total as usize],
+    };
     for n in g.all_nodes().into_iter().rev() {
         let node = g.node(n);
         if node.subgraphs.is_empty() {
             let cmo = node.effective_type() == "Cmo";
-            for (i, slot) in types[n.0 as usize].iter_mut().enumerate() {
-                *slot = if cmo {
+            for i in 0..node.inputs.len() as u32 {
+                let t = if cmo {
                     LintRw::CanIgnore
-                } else if ref_output_of_input(g, n, i as u32).is_some() {
+                } else if ref_output_of_input(g, n, i).is_some() {
                     LintRw::Writable
                 } else {
                     LintRw::ReadOnly
                 };
+                if let Some(slot) = lt.slot(n, i) {
+                    *slot = t;
+                }
             }
         }
         // Propagate to the parent op (sticky Writable); also from ops that own subgraphs, so
@@ -90,15 +121,15 @@ pub fn input_types(g: &MemGraph) -> Vec<Vec<LintRw>> {
             let Some(pi) = d.parent_index else {
                 continue;
             };
-            let cur = types[n.0 as usize][i];
-            if let Some(slot) = types[parent.0 as usize].get_mut(pi as usize) {
+            let cur = lt.get(n, i as u32);
+            if let Some(slot) = lt.slot(parent, pi) {
                 if *slot != LintRw::Writable {
                     *slot = cur;
                 }
             }
         }
     }
-    types
+    lt
 }
 
 /// Run GraphLint with the built-in reachability.
@@ -121,7 +152,7 @@ pub fn lint_with<R: Reach>(g: &MemGraph, reach: &R) -> Vec<LintWarning> {
                 let mut writers: Vec<NodeId> = Vec::new();
                 let mut readers: Vec<NodeId> = Vec::new();
                 for c in &out.consumers {
-                    let list = match types[c.node.0 as usize][c.index as usize] {
+                    let list = match types.get(c.node, c.index) {
                         LintRw::Writable => &mut writers,
                         LintRw::ReadOnly => &mut readers,
                         LintRw::CanIgnore => continue,

@@ -290,7 +290,9 @@ pub struct MemGraph {
     pub nodes: Vec<Node>,
     syms: Vec<Box<str>>,
     sym_index: HashMap<Box<str>, Sym>,
-    name_set: Option<HashSet<String>>,
+    /// Hashes of the node names, built on the first `fresh_name` (8 bytes a node, not a
+    /// copy of every name).
+    name_hashes: Option<HashSet<u64>>,
 }
 
 /// An error of a memory pass, located at a node.
@@ -538,8 +540,8 @@ impl MemGraph {
             reason: None,
             removed: false,
         });
-        if let Some(set) = &mut self.name_set {
-            set.insert(name.to_string());
+        if let Some(set) = &mut self.name_hashes {
+            set.insert(name_hash(name));
         }
         id
     }
@@ -658,18 +660,19 @@ impl MemGraph {
         Ok(())
     }
 
-    /// A node name not used yet: `base`, else `base_1`, `base_2`, ...
+    /// A node name not used yet: `base`, else `base_1`, `base_2`, ... (A hash collision only
+    /// makes a free name look taken, which is harmless.)
     pub fn fresh_name(&mut self, base: &str) -> String {
-        if self.name_set.is_none() {
-            self.name_set = Some(self.nodes.iter().map(|n| n.name.clone()).collect());
+        if self.name_hashes.is_none() {
+            self.name_hashes = Some(self.nodes.iter().map(|n| name_hash(&n.name)).collect());
         }
-        let set = self.name_set.as_ref().expect("built above");
-        if !set.contains(base) {
+        let set = self.name_hashes.as_ref().expect("built above");
+        if !set.contains(&name_hash(base)) {
             return base.to_string();
         }
         (1..)
             .map(|k| format!("{base}_{k}"))
-            .find(|c| !set.contains(c))
+            .find(|c| !set.contains(&name_hash(c)))
             .expect("an unused suffix exists")
     }
 
@@ -896,4 +899,11 @@ impl MemGraph {
         }
         Ok(())
     }
+}
+
+fn name_hash(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
 }

@@ -215,6 +215,9 @@ pub fn subgraph_data_source(g: &MemGraph, data: NodeId, idx: u32) -> Option<OutP
 pub struct RwTypes {
     data_input: HashMap<NodeId, InputRw>,
     net_output: HashMap<(NodeId, u32), OutputRw>,
+    /// Data nodes of each marked subgraph by parent index (GE's `subgraph_inputs_`).
+    datas: HashMap<(GraphId, u32), NodeId>,
+    marked: HashSet<GraphId>,
 }
 
 /// A subgraph NetOutput input that must be fed through a new Identity (B.5): the producer's
@@ -245,12 +248,22 @@ impl RwTypes {
         }
         let mut types = Vec::new();
         for &sg in &node.subgraphs {
-            for &d in &g.graph(sg).order {
-                if g.node(d).ty == "Data" && g.node(d).parent_index == Some(i) {
-                    match self.data_input.get(&d) {
-                        Some(&t) => types.push(t),
-                        None => return InputRw::Invalid,
-                    }
+            if !self.marked.contains(&sg) {
+                // Not typed (yet): any Data for this index has no record.
+                let unmarked = g
+                    .graph(sg)
+                    .order
+                    .iter()
+                    .any(|&d| g.node(d).ty == "Data" && g.node(d).parent_index == Some(i));
+                if unmarked {
+                    return InputRw::Invalid;
+                }
+                continue;
+            }
+            if let Some(d) = self.datas.get(&(sg, i)) {
+                match self.data_input.get(d) {
+                    Some(&t) => types.push(t),
+                    None => return InputRw::Invalid,
                 }
             }
         }
@@ -362,6 +375,7 @@ fn mark_subgraph(
             format!("subgraph name '{name}' is not unique"),
         ));
     }
+    rw.marked.insert(sg);
     let mut indices: HashMap<u32, NodeId> = HashMap::new();
     for &n in &g.graph(sg).order {
         let node = g.node(n);
@@ -390,6 +404,7 @@ fn mark_subgraph(
                 ));
             }
             indices.insert(idx, n);
+            rw.datas.insert((sg, idx), n);
         }
         if node.sem.net_output {
             for (j, inp) in node.inputs.iter().enumerate() {

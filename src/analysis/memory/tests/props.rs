@@ -307,9 +307,7 @@ fn pipeline_properties_on_random_graphs() {
                 continue;
             }
             for c in g.consumers(p.node, p.index) {
-                if c.node != w.writer
-                    || lint_types[c.node.0 as usize][c.index as usize] != LintRw::Writable
-                {
+                if c.node != w.writer || lint_types.get(c.node, c.index) != LintRw::Writable {
                     continue;
                 }
                 if g.node(c.node).sem.skip_rw_conflict {
