@@ -6,10 +6,9 @@
 //!
 //! It must scale to a million ops, so there is no N x N connection matrix (GE's
 //! `ConnectionMatrix` would need over 100 GB). Reachability is a [`Reach`] query; the built-in
-//! [`DfsReach`] answers it with a depth-first search pruned by topological index (a node
-//! after the target cannot lie on a path to it) and a visited-epoch array, caching the last
-//! search so the queries of one writer share it. The lint asks only about pairs that share an
-//! output, i.e. about the few ops that write a tensor somebody else reads.
+//! [`DfsReach`] answers it with interval labels that refute most unreachable pairs in O(1)
+//! and a label- and topo-pruned DFS for the rest. The lint asks only about pairs that share
+//! an output, i.e. about the few ops that write a tensor somebody else reads.
 //!
 //! Differences from GE (documented choices): every unordered pair is reported, not only the
 //! first one (GE stops at the first and its caller ignores the result); pairs are visited in
@@ -141,7 +140,6 @@ pub fn lint(g: &MemGraph) -> Vec<LintWarning> {
 /// Run GraphLint with any reachability oracle (e.g. chain/interval labels).
 pub fn lint_with<R: Reach>(g: &MemGraph, reach: &R) -> Vec<LintWarning> {
     let types = input_types(g);
-    let topo = g.topo_index();
     let mut warnings = Vec::new();
     for gr in &g.graphs {
         for &n in &gr.order {
@@ -169,17 +167,6 @@ pub fn lint_with<R: Reach>(g: &MemGraph, reach: &R) -> Vec<LintWarning> {
                     let mut others: Vec<(NodeId, bool)> =
                         writers[k + 1..].iter().map(|&x| (x, true)).collect();
                     others.extend(readers.iter().map(|&r| (r, false)));
-                    // Query order that lets a cached search serve the next queries: targets
-                    // after the writer from the farthest down, sources before it from the
-                    // farthest up.
-                    others.sort_by_key(|&(x, _)| {
-                        let t = topo[x.0 as usize];
-                        if t > topo[w.0 as usize] {
-                            (0, u32::MAX - t)
-                        } else {
-                            (1, t)
-                        }
-                    });
                     for (x, is_writer) in others {
                         if x == w || reach.reaches(w, x) || reach.reaches(x, w) {
                             continue;
@@ -207,95 +194,130 @@ pub fn lint_with<R: Reach>(g: &MemGraph, reach: &R) -> Vec<LintWarning> {
     warnings
 }
 
-/// A private, dependency-free [`Reach`]: DFS pruned by topological index, visited marks by
-/// epoch, one cached forward and one cached backward search. Memory O(N); a query costs at
-/// most the nodes between its endpoints in topological order, and repeated queries from one
-/// source (or to one target) reuse the cached search.
+/// A private, dependency-free [`Reach`] in the spirit of GRAIL (Yildirim et al., VLDB 2010):
+/// two depth-first post-order interval labels per node, each `[min post-order number among
+/// the node's descendants, own post-order number]`. If `a` reaches `b`, `b`'s interval lies
+/// inside `a`'s in every labelling, so most negative queries cost O(1); the rest, and the
+/// positive ones, run a DFS that only enters nodes whose labels still contain `b` and whose
+/// topological index is below `b`'s. Memory is O(nodes + edges) (a CSR successor list, the
+/// labels, a visited-epoch array); building is O(nodes + edges).
 pub struct DfsReach<'g> {
     g: &'g MemGraph,
     topo: Vec<u32>,
-    fwd: Search,
-    bwd: Search,
-    last: Cell<(Option<NodeId>, Option<NodeId>)>,
-}
-
-struct Search {
+    succ_start: Vec<u32>,
+    succ: Vec<NodeId>,
+    labels: [Vec<(u32, u32)>; 2],
     mark: RefCell<Vec<u32>>,
     epoch: Cell<u32>,
-    /// (root, bound) of the cached search.
-    cached: Cell<Option<(NodeId, u32)>>,
     stack: RefCell<Vec<NodeId>>,
 }
 
-impl Search {
-    fn new(n: usize) -> Search {
-        Search {
-            mark: RefCell::new(vec![0; n]),
-            epoch: Cell::new(0),
-            cached: Cell::new(None),
-            stack: RefCell::new(Vec::new()),
-        }
-    }
-
-    fn is_marked(&self, n: NodeId) -> bool {
-        self.mark.borrow()[n.0 as usize] == self.epoch.get()
-    }
-}
-
 impl<'g> DfsReach<'g> {
-    /// Build for `g` (normalised). O(N).
+    /// Build for `g` (normalised).
     pub fn new(g: &'g MemGraph) -> DfsReach<'g> {
-        DfsReach {
-            g,
-            topo: g.topo_index(),
-            fwd: Search::new(g.nodes.len()),
-            bwd: Search::new(g.nodes.len()),
-            last: Cell::new((None, None)),
-        }
-    }
-
-    /// Mark everything reachable from `root` (forward) or reaching it (backward) without
-    /// leaving the topological window `[bound, root]` / `[root, bound]`.
-    fn search(&self, s: &Search, root: NodeId, bound: u32, forward: bool) {
-        let epoch = s.epoch.get().wrapping_add(1);
-        let mut mark = s.mark.borrow_mut();
-        if epoch == 0 {
-            mark.iter_mut().for_each(|m| *m = 0);
-            s.epoch.set(1);
-        } else {
-            s.epoch.set(epoch);
-        }
-        let epoch = s.epoch.get();
-        let mut stack = s.stack.borrow_mut();
-        stack.clear();
-        stack.push(root);
-        mark[root.0 as usize] = epoch;
-        let g = self.g;
-        while let Some(n) = stack.pop() {
-            let node = g.node(n);
-            let mut visit = |m: NodeId| {
-                let t = self.topo[m.0 as usize];
-                let inside = if forward { t <= bound } else { t >= bound };
-                if inside && t != u32::MAX && mark[m.0 as usize] != epoch {
-                    mark[m.0 as usize] = epoch;
-                    stack.push(m);
-                }
-            };
-            if forward {
+        let n = g.nodes.len();
+        let topo = g.topo_index();
+        let mut succ_start = Vec::with_capacity(n + 1);
+        let mut succ = Vec::new();
+        for node in &g.nodes {
+            succ_start.push(succ.len() as u32);
+            if node.removed {
+                continue;
+            }
+            succ.extend(
                 node.outputs
                     .iter()
-                    .flat_map(|o| o.consumers.iter())
-                    .for_each(|c| visit(c.node));
-                node.ctrl_out.iter().for_each(|&m| visit(m));
+                    .flat_map(|o| o.consumers.iter().map(|c| c.node)),
+            );
+            succ.extend(node.ctrl_out.iter().copied());
+        }
+        succ_start.push(succ.len() as u32);
+        let mut r = DfsReach {
+            g,
+            topo,
+            succ_start,
+            succ,
+            labels: [vec![(0, 0); n], vec![(0, 0); n]],
+            mark: RefCell::new(vec![0; n]),
+            epoch: Cell::new(0),
+            stack: RefCell::new(Vec::new()),
+        };
+        for (k, reversed) in [false, true].into_iter().enumerate() {
+            r.labels[k] = r.label(reversed);
+        }
+        r
+    }
+
+    fn children(&self, n: NodeId) -> &[NodeId] {
+        let (a, b) = (
+            self.succ_start[n.0 as usize],
+            self.succ_start[n.0 as usize + 1],
+        );
+        &self.succ[a as usize..b as usize]
+    }
+
+    /// One post-order labelling: roots and children in order, or both reversed.
+    fn label(&self, reversed: bool) -> Vec<(u32, u32)> {
+        let n = self.g.nodes.len();
+        let mut post = vec![u32::MAX; n];
+        let mut next = 0u32;
+        let mut stack: Vec<(NodeId, usize)> = Vec::new();
+        for gr in &self.g.graphs {
+            let roots: Box<dyn Iterator<Item = &NodeId>> = if reversed {
+                Box::new(gr.order.iter().rev())
             } else {
-                node.inputs
-                    .iter()
-                    .filter_map(|i| i.src)
-                    .for_each(|p| visit(p.node));
-                node.ctrl_in.iter().for_each(|&m| visit(m));
+                Box::new(gr.order.iter())
+            };
+            for &root in roots {
+                if post[root.0 as usize] != u32::MAX {
+                    continue;
+                }
+                post[root.0 as usize] = u32::MAX - 1; // on the stack
+                stack.push((root, 0));
+                while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+                    let ch = self.children(v);
+                    if *k < ch.len() {
+                        let c = if reversed {
+                            ch[ch.len() - 1 - *k]
+                        } else {
+                            ch[*k]
+                        };
+                        *k += 1;
+                        if post[c.0 as usize] == u32::MAX {
+                            post[c.0 as usize] = u32::MAX - 1;
+                            stack.push((c, 0));
+                        }
+                    } else {
+                        post[v.0 as usize] = next;
+                        next += 1;
+                        stack.pop();
+                    }
+                }
             }
         }
-        s.cached.set(Some((root, bound)));
+        // low(v) = min post-order number over v's descendants: children first, i.e. in
+        // reverse topological order.
+        let mut lab: Vec<(u32, u32)> = post.iter().map(|&p| (p, p)).collect();
+        for gr in &self.g.graphs {
+            for &v in gr.order.iter().rev() {
+                let low = self
+                    .children(v)
+                    .iter()
+                    .map(|c| lab[c.0 as usize].0)
+                    .fold(lab[v.0 as usize].0, u32::min);
+                lab[v.0 as usize].0 = low;
+            }
+        }
+        lab
+    }
+
+    /// Necessary condition for `a` reaching `b`: `b`'s intervals inside `a`'s.
+    fn may_reach(&self, a: NodeId, b: NodeId) -> bool {
+        self.labels.iter().all(|lab| {
+            let (la, ra) = lab[a.0 as usize];
+            let (lb, rb) = lab[b.0 as usize];
+            la <= lb && rb <= ra
+        })
     }
 }
 
@@ -306,27 +328,37 @@ impl Reach for DfsReach<'_> {
         }
         let g = self.g;
         let (ta, tb) = (self.topo[a.0 as usize], self.topo[b.0 as usize]);
-        if g.node(a).graph != g.node(b).graph || ta >= tb || ta == u32::MAX || tb == u32::MAX {
+        if g.node(a).graph != g.node(b).graph || ta >= tb || tb == u32::MAX {
             return false;
         }
-        if let Some((root, bound)) = self.fwd.cached.get() {
-            if root == a && tb <= bound {
-                return self.fwd.is_marked(b);
-            }
+        if !self.may_reach(a, b) {
+            return false;
         }
-        if let Some((root, bound)) = self.bwd.cached.get() {
-            if root == b && ta >= bound {
-                return self.bwd.is_marked(a);
-            }
-        }
-        let (last_a, last_b) = self.last.get();
-        self.last.set((Some(a), Some(b)));
-        if last_b == Some(b) && last_a != Some(a) {
-            self.search(&self.bwd, b, ta, false);
-            self.bwd.is_marked(a)
+        let epoch = self.epoch.get().wrapping_add(1);
+        let mut mark = self.mark.borrow_mut();
+        if epoch == 0 {
+            mark.iter_mut().for_each(|m| *m = 0);
+            self.epoch.set(1);
         } else {
-            self.search(&self.fwd, a, tb, true);
-            self.fwd.is_marked(b)
+            self.epoch.set(epoch);
         }
+        let epoch = self.epoch.get();
+        let mut stack = self.stack.borrow_mut();
+        stack.clear();
+        stack.push(a);
+        mark[a.0 as usize] = epoch;
+        while let Some(v) = stack.pop() {
+            for &c in self.children(v) {
+                if c == b {
+                    return true;
+                }
+                let i = c.0 as usize;
+                if mark[i] != epoch && self.topo[i] < tb && self.may_reach(c, b) {
+                    mark[i] = epoch;
+                    stack.push(c);
+                }
+            }
+        }
+        false
     }
 }

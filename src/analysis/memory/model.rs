@@ -581,9 +581,20 @@ impl MemGraph {
         );
     }
 
+    /// Whether the control edge `from -> to` exists. Scans the shorter of the two lists: a
+    /// head AtomicAddrClean can have a control edge to a large part of the graph.
+    pub fn has_ctrl(&self, from: NodeId, to: NodeId) -> bool {
+        let (a, b) = (self.node(from), self.node(to));
+        if a.ctrl_out.len() <= b.ctrl_in.len() {
+            a.ctrl_out.contains(&to)
+        } else {
+            b.ctrl_in.contains(&from)
+        }
+    }
+
     /// Control edge `from -> to` (no duplicates, no self loops).
     pub fn add_ctrl(&mut self, from: NodeId, to: NodeId) -> bool {
-        if from == to || self.node(from).ctrl_out.contains(&to) {
+        if from == to || self.has_ctrl(from, to) {
             return false;
         }
         self.node_mut(from).ctrl_out.push(to);
@@ -591,10 +602,29 @@ impl MemGraph {
         true
     }
 
+    /// Control edges from a node that has none yet (a node just inserted) to `targets`,
+    /// skipping duplicates; O(targets) instead of a membership scan per edge.
+    pub fn add_ctrl_from_new(&mut self, from: NodeId, targets: &[NodeId]) {
+        let mut seen = HashSet::with_capacity(targets.len());
+        for &t in targets {
+            if t != from && seen.insert(t) && !self.node(t).ctrl_in.contains(&from) {
+                self.node_mut(from).ctrl_out.push(t);
+                self.node_mut(t).ctrl_in.push(from);
+            }
+        }
+    }
+
     /// Remove the control edge `from -> to` if present.
     pub fn remove_ctrl(&mut self, from: NodeId, to: NodeId) {
-        self.node_mut(from).ctrl_out.retain(|&x| x != to);
-        self.node_mut(to).ctrl_in.retain(|&x| x != from);
+        // Edges are unique; control-edge order carries no meaning, so swap_remove.
+        let out = &mut self.node_mut(from).ctrl_out;
+        if let Some(k) = out.iter().rposition(|&x| x == to) {
+            out.swap_remove(k);
+        }
+        let inn = &mut self.node_mut(to).ctrl_in;
+        if let Some(k) = inn.iter().rposition(|&x| x == from) {
+            inn.swap_remove(k);
+        }
     }
 
     /// Point input `inp` at `src` (or disconnect it), keeping consumer lists in sync.

@@ -458,9 +458,7 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
             check_new(g, *new)?;
             let id = g.insert_node(*graph, name, "AtomicAddrClean", &[], &[], Placement::Head);
             mark_new(g, id, origin, &step.reason, false);
-            for &t in ctrl_to {
-                g.add_ctrl(id, t);
-            }
+            g.add_ctrl_from_new(id, ctrl_to);
             Ok(Some(id))
         }
         Edit::InsertAssign {
@@ -485,9 +483,7 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
             mark_new(g, id, origin, &step.reason, false);
             g.set_src(InPort { node: id, index: 0 }, Some(*var));
             g.set_src(InPort { node: id, index: 1 }, Some(*value));
-            for &t in ctrl_to {
-                g.add_ctrl(id, t);
-            }
+            g.add_ctrl_from_new(id, ctrl_to);
             Ok(Some(id))
         }
     }

@@ -163,7 +163,7 @@ impl Cx {
         rule: Rule,
         reason: &str,
     ) -> Result<(), MemError> {
-        if from != to && !g.node(from).ctrl_out.contains(&to) {
+        if from != to && !g.has_ctrl(from, to) {
             self.plan
                 .push(g, Edit::AddCtrl { from, to }, rule, reason.to_string())?;
         }
@@ -216,7 +216,7 @@ impl Cx {
                     && a != x
                     && b != x
                     && !relinked.contains(&(a, b))
-                    && !g.node(a).ctrl_out.contains(&b)
+                    && !g.has_ctrl(a, b)
                     && !edges.contains(&(a, b))
                 {
                     edges.push((a, b));

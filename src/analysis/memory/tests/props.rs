@@ -400,3 +400,109 @@ fn debug_seed() {
     }
     eprintln!("{}", dump(&g));
 }
+
+/// A large root graph with mostly local edges (inputs from the last 64 outputs) and every
+/// kind of op the passes care about.
+fn big_random(n: usize, seed: u64) -> MemGraph {
+    let mut rng = Rng::new(seed);
+    let mut b = B::new();
+    let mut avail: Vec<OutPort> = Vec::new();
+    for i in 0..n {
+        let kind = if avail.is_empty() { 0 } else { rng.below(12) };
+        let name = format!("n{i}");
+        let n_id = match kind {
+            0 => b.src(&name, "Data"),
+            1 => b.src(&name, "Const"),
+            2 => b.src(&name, "Variable"),
+            3 => b.op(&name, "Assign", &["ref", "value"], &["ref"]),
+            4 => b.scope_writer(&name, 1),
+            5 => b.op(&name, "Identity", &["x"], &["y"]),
+            6 => {
+                let a = b.reader(&name, 1);
+                b.g.node_mut(a).atomic = Some(Box::new(Atomic {
+                    outputs: vec![0],
+                    ..Atomic::default()
+                }));
+                a
+            }
+            _ => b.reader(&name, 2),
+        };
+        for j in 0..b.g.node(n_id).inputs.len() as u32 {
+            let k = avail.len();
+            let s = if rng.chance(5) {
+                avail[rng.below(k)]
+            } else {
+                avail[k - 1 - rng.below(k.min(64))]
+            };
+            b.e(s.node, s.index, n_id, j);
+        }
+        if rng.chance(3) && i > 0 {
+            let order = &b.g.graph(ROOT).order;
+            let from = order[order.len() - 2 - rng.below(order.len().min(64) - 1)];
+            b.ctrl(from, n_id);
+        }
+        avail.push(OutPort {
+            node: n_id,
+            index: 0,
+        });
+    }
+    let last = *avail.last().unwrap();
+    b.net_output(ROOT, &[(last.node, last.index)]);
+    b.g
+}
+
+#[test]
+#[ignore = "timing; `cargo test --lib pipeline_scales -- --ignored --nocapture`"]
+fn pipeline_scales_near_linearly() {
+    let mut times = Vec::new();
+    for n in [25_000usize, 100_000, 400_000] {
+        let mut g = big_random(n, 7);
+        let t = std::time::Instant::now();
+        let plans = plan_pipeline(&mut g, AtomicOptions::default()).expect("pipeline");
+        let tp = t.elapsed();
+        let t2 = std::time::Instant::now();
+        let w = lint(&g);
+        let tl = t2.elapsed();
+        let steps: usize = plans.iter().map(|p| p.steps.len()).sum();
+        eprintln!(
+            "n={n}: pipeline {tp:?} ({steps} steps), lint {tl:?} ({} warnings)",
+            w.len()
+        );
+        times.push((n as f64, (tp + tl).as_secs_f64()));
+    }
+    let (n0, t0) = times[0];
+    let (n1, t1) = times[2];
+    let exponent = (t1 / t0).ln() / (n1 / n0).ln();
+    eprintln!("growth exponent {exponent:.2}");
+    assert!(exponent < 1.3, "growth n^{exponent:.2}");
+}
+
+#[test]
+#[ignore = "timing per pass"]
+fn pass_timings() {
+    let n: usize = std::env::var("N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
+    let mut g = big_random(n, 7);
+    let t = std::time::Instant::now();
+    let p = plan_hccl_memcpy(&mut g).unwrap();
+    eprintln!("hccl {:?} {}", t.elapsed(), p.steps.len());
+    let t = std::time::Instant::now();
+    let p = plan_hccl_continuous_memcpy(&mut g).unwrap();
+    eprintln!("cont {:?} {}", t.elapsed(), p.steps.len());
+    let t = std::time::Instant::now();
+    let p = plan_subgraph_isolate(&mut g).unwrap();
+    eprintln!("sub {:?} {}", t.elapsed(), p.steps.len());
+    let t = std::time::Instant::now();
+    let p = plan_atomic_addr_clean(&mut g, AtomicOptions::default()).unwrap();
+    eprintln!("atomic {:?} {}", t.elapsed(), p.steps.len());
+    let t = std::time::Instant::now();
+    let p = plan_rw_conflict(&mut g).unwrap();
+    eprintln!(
+        "rw {:?} {} rounds {}",
+        t.elapsed(),
+        p.steps.len(),
+        p.stats.rounds
+    );
+}
