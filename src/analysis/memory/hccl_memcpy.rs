@@ -12,7 +12,8 @@
 //!    the general pass leaves it alone.
 //!
 //! Choices (documented deviations): every graph (root and subgraphs) is processed, each on its
-//! own topological order; unconnected inputs are skipped (GE fails on them); RefData counts as
+//! own topological order — the graph's order as given (MLIR block order), where GE re-sorts
+//! first (its sort may order independent siblings differently); unconnected inputs are skipped (GE fails on them); RefData counts as
 //! a variable for rule 1 (GE's `IsVariableNode` list omits it, but a RefData is a variable to
 //! the user). GE recognises "an Identity this pass inserted" by a copied topo id; we use the
 //! node's origin. The spec prose says "sibling ID smaller" — the code (and these notes) insert

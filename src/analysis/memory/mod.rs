@@ -1,6 +1,25 @@
 //! Memory read/write conflict passes (spec sections 3.1.1-3.1.3, 3.1.5, 3.2, 3.5) as pure
-//! decision engines over [`model::MemGraph`]. Each `plan_*` function decides and records an
-//! edit plan ([`plan::Plan`]); the IR pass applies the plan with rewrite patterns.
+//! decision engines over [`model::MemGraph`].
+//!
+//! How an IR pass uses this module:
+//! 1. Fill a [`model::MemGraph`] from the function(s): one [`model::Graph`] per func (root
+//!    first), nodes in block order with their GE type, [`model::Sem`] flags (op table plus
+//!    attributes), named inputs/outputs, data edges (consumer lists in GE's edge order),
+//!    control edges, subgraph Data `parent_index`, NetOutput (`func.return`) inputs,
+//!    `origin` from `ascend.inserted_by`. [`model::MemGraph::add_node`] & co. do the
+//!    bookkeeping.
+//! 2. Call a planner: [`hccl_memcpy::plan_hccl_memcpy`],
+//!    [`hccl_continuous_memcpy::plan_hccl_continuous_memcpy`],
+//!    [`subgraph_isolate::plan_subgraph_isolate`], [`atomic_addr_clean::plan_atomic_addr_clean`],
+//!    [`rw_conflict::plan_rw_conflict`], or [`plan_pipeline`] for all five. Each returns a
+//!    [`plan::Plan`]: ordered [`plan::Step`]s, each an explicit [`plan::Edit`] with the spec
+//!    [`plan::Rule`] and a human-readable `reason`, plus [`plan::Stats`]. The model is left in
+//!    the planned state. Errors are [`model::MemError`]s located at a node.
+//! 3. Replay the steps with rewrite patterns (new nodes get ids `first_new, first_new+1, ...`
+//!    in step order); put `reason` into `ascend.reason` and the pass flag into
+//!    `ascend.inserted_by` on every inserted op. [`plan::apply`] is the reference semantics.
+//! 4. [`graph_lint::lint`] (or [`graph_lint::lint_with`] and a better [`graph_lint::Reach`])
+//!    returns the W18888 findings to report as warnings.
 
 pub mod atomic_addr_clean;
 mod edits;

@@ -179,7 +179,9 @@ pub struct Atomic {
     pub workspace: bool,
 }
 
-/// Which pass inserted a node (the IR keeps this in the node's `ascend.reason` attribute).
+/// Which pass inserted a node. The IR must keep it on the op (`ascend.inserted_by = "<pass
+/// flag>"`) and fill it back in: SubgraphIsolate recognises its own copies by it (so a second
+/// run adds nothing) and HcclMemcpy ignores its own Identities as siblings.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Origin {
     HcclMemcpy,
@@ -190,6 +192,20 @@ pub enum Origin {
 }
 
 impl Origin {
+    /// All origins.
+    pub const ALL: [Origin; 5] = [
+        Origin::HcclMemcpy,
+        Origin::HcclContinuousMemcpy,
+        Origin::SubgraphIsolate,
+        Origin::AtomicAddrClean,
+        Origin::RwConflict,
+    ];
+
+    /// Parse a pass flag back (the IR stores it in `ascend.inserted_by`).
+    pub fn from_pass_name(s: &str) -> Option<Origin> {
+        Origin::ALL.into_iter().find(|o| o.pass_name() == s)
+    }
+
     /// The pass flag, as `ge-opt` spells it.
     pub fn pass_name(self) -> &'static str {
         match self {

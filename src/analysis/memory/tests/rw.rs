@@ -699,3 +699,11 @@ fn converged_plan_takes_at_most_two_rounds_on_simple_graphs() {
     let (plan, _) = run_checked(&B::new().g, plan_rw_conflict);
     assert_eq!(plan.stats.rounds, 1);
 }
+
+#[test]
+fn origin_round_trips_through_the_pass_flag() {
+    for o in Origin::ALL {
+        assert_eq!(Origin::from_pass_name(o.pass_name()), Some(o));
+    }
+    assert_eq!(Origin::from_pass_name("canonicalize"), None);
+}
