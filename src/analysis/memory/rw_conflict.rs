@@ -170,18 +170,17 @@ impl Cx {
         Ok(())
     }
 
-    /// GE `InsertNodeBefore(consumer)` of a fresh RW Identity.
+    /// GE `InsertNodeBefore(consumer)` of a fresh RW Identity named after `name_of` (the
+    /// tensor's producer; for SplitIdentity the Identity's producer, as in GE).
     fn insert_before(
         &mut self,
         g: &mut MemGraph,
         c: InPort,
+        name_of: NodeId,
         rule: Rule,
         reason: String,
     ) -> Result<NodeId, MemError> {
-        let p = g.src(c.node, c.index).ok_or_else(|| {
-            MemError::at(g, c.node, format!("input {} is not connected", c.index))
-        })?;
-        let name = self.identity_name(g, p.node);
+        let name = self.identity_name(g, name_of);
         insert_identity_before(g, &mut self.plan, c, name, false, rule, reason)
     }
 
@@ -273,7 +272,7 @@ impl Cx {
                     "split shared %{xname}: {t} input {} gets a private copy",
                     port_name(g, c.node, c.index)
                 );
-                self.insert_before(g, c, Rule::SplitIdentity, reason)?;
+                self.insert_before(g, c, p.node, Rule::SplitIdentity, reason)?;
             } else {
                 let reason = format!(
                     "split shared %{xname}: {t} input %{cname}:{} reads %{} directly",
@@ -420,7 +419,7 @@ impl Cx {
                             port_name(g, n, o),
                             port_name(g, c.node, c.index)
                         );
-                        self.insert_before(g, c, Rule::InsertAsNeeded, reason)?;
+                        self.insert_before(g, c, n, Rule::InsertAsNeeded, reason)?;
                     }
                 }
             }
