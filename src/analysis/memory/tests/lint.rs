@@ -244,15 +244,3 @@ fn lint_million_nodes() {
     eprintln!("1M nodes: {} warnings in {:?}", w.len(), t.elapsed());
     assert_eq!(w.len(), 3334);
 }
-
-#[test]
-#[ignore = "prints struct sizes"]
-fn print_sizes() {
-    use crate::analysis::memory::model::{Input, Node, Output};
-    eprintln!(
-        "Node {} Input {} Output {}",
-        std::mem::size_of::<Node>(),
-        std::mem::size_of::<Input>(),
-        std::mem::size_of::<Output>()
-    );
-}

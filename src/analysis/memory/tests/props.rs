@@ -377,30 +377,6 @@ fn pipeline_properties_on_random_graphs() {
     assert!(inserted_rw > 50, "the generator must exercise insertions");
 }
 
-#[test]
-#[ignore = "debug helper"]
-fn debug_seed() {
-    let seed: u64 = std::env::var("SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let g0 = generate(seed);
-    eprintln!("{}", dump(&g0));
-    let mut g = g0.clone();
-    match plan_pipeline(&mut g, AtomicOptions::default()) {
-        Ok(plans) => {
-            for p in plans {
-                eprintln!("== {}", p.pass);
-                for s in &p.steps {
-                    eprintln!("  {:?} {}: {:?}", s.rule, s.reason, s.edit);
-                }
-            }
-        }
-        Err(e) => eprintln!("error {e}"),
-    }
-    eprintln!("{}", dump(&g));
-}
-
 /// A large root graph with mostly local edges (inputs from the last 64 outputs) and every
 /// kind of op the passes care about.
 fn big_random(n: usize, seed: u64) -> MemGraph {
@@ -475,34 +451,4 @@ fn pipeline_scales_near_linearly() {
     let exponent = (t1 / t0).ln() / (n1 / n0).ln();
     eprintln!("growth exponent {exponent:.2}");
     assert!(exponent < 1.3, "growth n^{exponent:.2}");
-}
-
-#[test]
-#[ignore = "timing per pass"]
-fn pass_timings() {
-    let n: usize = std::env::var("N")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(100_000);
-    let mut g = big_random(n, 7);
-    let t = std::time::Instant::now();
-    let p = plan_hccl_memcpy(&mut g).unwrap();
-    eprintln!("hccl {:?} {}", t.elapsed(), p.steps.len());
-    let t = std::time::Instant::now();
-    let p = plan_hccl_continuous_memcpy(&mut g).unwrap();
-    eprintln!("cont {:?} {}", t.elapsed(), p.steps.len());
-    let t = std::time::Instant::now();
-    let p = plan_subgraph_isolate(&mut g).unwrap();
-    eprintln!("sub {:?} {}", t.elapsed(), p.steps.len());
-    let t = std::time::Instant::now();
-    let p = plan_atomic_addr_clean(&mut g, AtomicOptions::default()).unwrap();
-    eprintln!("atomic {:?} {}", t.elapsed(), p.steps.len());
-    let t = std::time::Instant::now();
-    let p = plan_rw_conflict(&mut g).unwrap();
-    eprintln!(
-        "rw {:?} {} rounds {}",
-        t.elapsed(),
-        p.steps.len(),
-        p.stats.rounds
-    );
 }

@@ -578,7 +578,10 @@ fn split_identity_readers_go_to_the_producer_writers_get_copies() {
     assert_eq!(src_name(&after, r, 0), "p");
     let copy = after.src(s, 0).unwrap().node;
     assert_eq!(after.node(copy).ty, "Identity");
-    assert!(after.node(copy).name.starts_with("p_Identity"), "named after the tensor's producer");
+    assert!(
+        after.node(copy).name.starts_with("p_Identity"),
+        "named after the tensor's producer"
+    );
     assert_eq!(src_name(&after, copy, 0), "p");
     // control edges: readers inherit in-control, the producer inherits out-control.
     assert!(after.node(r).ctrl_in.contains(&before));
