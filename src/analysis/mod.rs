@@ -1,3 +1,5 @@
-//! Analyses over the IR views (safe Rust only).
+//! Analyses over frozen views of the IR (safe Rust only): each pass decides here and
+//! applies its decisions with rewrite patterns.
 
+pub mod memory;
 pub mod reachability;

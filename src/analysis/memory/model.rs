@@ -1,0 +1,955 @@
+//! `MemGraph`: the plain graph model the memory passes decide on.
+//!
+//! The memory passes (GE's HcclMemcpyPass, HcclContinuousMemcpyPass, SubgraphPass,
+//! AtomicAddrCleanPass, HandleMemoryRWConflict and GraphLint) only need a few facts per node:
+//! its GE type, a handful of semantic flags, its input/output *names* (GE's ref rule is "an
+//! input whose name equals an output name"), data edges with ports in GE's edge order, control
+//! edges, and how subgraphs hang off their parent node. The IR layer fills this model from the
+//! `ascend` dialect; the passes return edit plans ([`super::plan::Plan`]) that the IR layer
+//! applies with rewrite patterns. Keeping the decisions on this small model makes them testable
+//! without MLIR and keeps each rule close to the spec's wording.
+//!
+//! Conventions (what the IR layer must fill in):
+//! * `graphs[0]` is the root graph (`@main`); every other graph is a subgraph with `parent`
+//!   set to the node that references it, in the parent's subgraph order (While: cond, body).
+//! * `Graph::order` lists the graph's nodes in a topological order (block order in MLIR).
+//! * Every graph has at most one NetOutput node (`func.return`), whose inputs are the return
+//!   operands; in a subgraph, input j carries `parent_index = Some(j)` (GE's
+//!   `_parent_node_index` on the NetOutput input desc).
+//! * A subgraph Data node (`ascend.data` fed by argument i) has `parent_index = Some(i)`.
+//! * `Output::consumers` is in GE's edge order; new edges are appended (GE's `AddEdge`).
+//! * Control edges: `ctrl_in` / `ctrl_out` mirror each other.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+/// Index of a node in [`MemGraph::nodes`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct NodeId(pub u32);
+
+/// Index of a graph in [`MemGraph::graphs`]; `GraphId(0)` is the root graph.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct GraphId(pub u32);
+
+/// The root graph.
+pub const ROOT: GraphId = GraphId(0);
+
+/// A producer side anchor: output `index` of `node`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct OutPort {
+    pub node: NodeId,
+    pub index: u32,
+}
+
+/// A consumer side anchor: input `index` of `node`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct InPort {
+    pub node: NodeId,
+    pub index: u32,
+}
+
+/// An interned port name. Equal names are equal symbols, so the ref rule is an integer compare.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Sym(u32);
+
+/// The semantic questions the memory passes ask about a node. The dialect's op table answers
+/// them (per type) and the node's attributes (per op); [`Sem::of_type`] is the built-in
+/// fallback for GE's own type lists.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Sem {
+    /// `Const`, `Constant`, `ConstPlaceHolder`: output type ReadOnlyConst (B.4 f).
+    pub const_like: bool,
+    /// `Variable`, `VariableV2`, `RefData`: output type Writeable (B.4 a).
+    pub var_like: bool,
+    /// `Data`, `RefData`, `AippData`, `AnnData` (B.4 b/c).
+    pub data_like: bool,
+    /// `While`, `_While`, `StatelessWhile` (B.3 1, B.4 1).
+    pub while_family: bool,
+    /// `Shape`, `Rank`: only read the shape, never the bytes (B.15 exemption).
+    pub shape_only: bool,
+    /// `Identity`, `ReadVariableOp` (B.8-B.10).
+    pub identity_like: bool,
+    /// `Assign`, `AssignAdd`, `AssignSub`, `AssignVariableOp`, ... (B.10).
+    pub assign_like: bool,
+    /// HCCL collective (engine DNN_HCCL).
+    pub hccl: bool,
+    /// The op's kernel reports it atomic (GE's `OpInfo.isAtomic`; the HCCL engine does this).
+    pub kernel_atomic: bool,
+    /// `StreamMerge` (B.10: an Identity feeding it is kept).
+    pub stream_merge: bool,
+    /// The graph output (`func.return`).
+    pub net_output: bool,
+    /// `PhonyConcat`, `PhonySplit`: fake ref names, inputs are ReadOnly (B.3 b).
+    pub phony: bool,
+    /// `AtomicAddrClean`, `MemSet`: their control edges stay put on insertion (B.12).
+    pub atomic_clean: bool,
+    /// `Switch`, `RefSwitch`, `SwitchN`: out-control edges stay put on InsertNodeAfter (B.12).
+    pub switch_like: bool,
+    /// `LoopCond`: its graph is a loop graph (B.18).
+    pub loop_cond: bool,
+    /// `_input_mutable` = true: inputs are ScopeWriteable (B.3 a).
+    pub input_mutable: bool,
+    /// `_skip_rw_conflict` = true (set by HcclMemcpyPass, read by B.11).
+    pub skip_rw_conflict: bool,
+    /// `_cannot_be_deleted` = true (B.8 skips such nodes).
+    pub cannot_be_deleted: bool,
+    /// `reference` = true (written by MarkRefRelations, B.2).
+    pub reference: bool,
+    /// `continuous_input`.
+    pub continuous_input: bool,
+    /// `continuous_output`.
+    pub continuous_output: bool,
+    /// `_no_padding_continuous_input`.
+    pub nopad_continuous_input: bool,
+    /// `_no_padding_continuous_output`.
+    pub nopad_continuous_output: bool,
+    /// The node has a dynamic (unknown) shape (GE's `NodeUtils::IsDynamicShape`).
+    pub unknown_shape: bool,
+    /// `_no_task` = true: the op generates no task (B.18: atomic producers feeding it clean
+    /// themselves).
+    pub no_task: bool,
+}
+
+impl Sem {
+    /// GE's built-in type lists (`OpTypeUtils` and the pass files). Attribute-driven flags
+    /// (`_input_mutable`, continuous flags, ...) are not type properties and stay false.
+    pub fn of_type(ty: &str) -> Sem {
+        Sem {
+            const_like: matches!(ty, "Const" | "Constant" | "ConstPlaceHolder"),
+            var_like: matches!(ty, "Variable" | "VariableV2" | "RefData"),
+            data_like: matches!(ty, "Data" | "RefData" | "AippData" | "AnnData"),
+            while_family: matches!(ty, "While" | "_While" | "StatelessWhile"),
+            shape_only: matches!(ty, "Shape" | "Rank"),
+            identity_like: matches!(ty, "Identity" | "ReadVariableOp"),
+            assign_like: matches!(
+                ty,
+                "Assign"
+                    | "AssignAdd"
+                    | "AssignSub"
+                    | "AssignVariableOp"
+                    | "AssignAddVariableOp"
+                    | "AssignSubVariableOp"
+            ),
+            hccl: ty.starts_with("Hcom"),
+            stream_merge: ty == "StreamMerge",
+            net_output: ty == "NetOutput",
+            phony: matches!(ty, "PhonyConcat" | "PhonySplit"),
+            atomic_clean: matches!(ty, "AtomicAddrClean" | "MemSet"),
+            switch_like: matches!(ty, "Switch" | "RefSwitch" | "SwitchN"),
+            loop_cond: ty == "LoopCond",
+            ..Sem::default()
+        }
+    }
+}
+
+/// One input anchor of a node.
+#[derive(Clone, Debug, Default)]
+pub struct Input {
+    /// GE input name; `None` for unnamed inputs (never ref, B.2).
+    pub name: Option<Sym>,
+    /// The producer, if connected.
+    pub src: Option<OutPort>,
+    /// `_special_input_size` on the input desc (B.3 2: > 0 makes it ScopeWriteable).
+    pub special_input_size: i64,
+    /// On a subgraph NetOutput input: `_parent_node_index`.
+    pub parent_index: Option<u32>,
+    /// `_input_memory_type` of this input is P2P DDR (3.1.2).
+    pub p2p: bool,
+}
+
+/// One output anchor of a node.
+#[derive(Clone, Debug, Default)]
+pub struct Output {
+    /// GE output name; `None` for unnamed outputs.
+    pub name: Option<Sym>,
+    /// Consumer inputs in GE's edge order.
+    pub consumers: Vec<InPort>,
+    /// The output desc carries `ref_var_src_var_name` (B.18: such atomic ops clean themselves).
+    pub ref_var_src: bool,
+}
+
+/// Atomic attributes of a node (`atomic_input_index`, `atomic_output_index`, workspace).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Atomic {
+    /// `atomic_input_index` is present.
+    pub input: bool,
+    /// `atomic_output_index`: the outputs that are written atomically.
+    pub outputs: Vec<u32>,
+    /// The atomic workspace info is non-empty.
+    pub workspace: bool,
+}
+
+/// Which pass inserted a node. The IR must keep it on the op (`ascend.inserted_by = "<pass
+/// flag>"`) and fill it back in: SubgraphIsolate recognises its own copies by it (so a second
+/// run adds nothing) and HcclMemcpy ignores its own Identities as siblings.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Origin {
+    HcclMemcpy,
+    HcclContinuousMemcpy,
+    SubgraphIsolate,
+    AtomicAddrClean,
+    RwConflict,
+}
+
+impl Origin {
+    /// All origins.
+    pub const ALL: [Origin; 5] = [
+        Origin::HcclMemcpy,
+        Origin::HcclContinuousMemcpy,
+        Origin::SubgraphIsolate,
+        Origin::AtomicAddrClean,
+        Origin::RwConflict,
+    ];
+
+    /// Parse a pass flag back (the IR stores it in `ascend.inserted_by`).
+    pub fn from_pass_name(s: &str) -> Option<Origin> {
+        Origin::ALL.into_iter().find(|o| o.pass_name() == s)
+    }
+
+    /// The pass flag, as `ge-opt` spells it.
+    pub fn pass_name(self) -> &'static str {
+        match self {
+            Origin::HcclMemcpy => "hccl-memcpy",
+            Origin::HcclContinuousMemcpy => "hccl-continuous-memcpy",
+            Origin::SubgraphIsolate => "subgraph-isolate",
+            Origin::AtomicAddrClean => "atomic-addr-clean",
+            Origin::RwConflict => "mem-rw-conflict",
+        }
+    }
+}
+
+/// A node (a GE op).
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The `name` attribute (unique in the module).
+    pub name: String,
+    /// GE type (`Identity`, `HcomAllReduce`, ...).
+    pub ty: String,
+    /// The graph the node lives in.
+    pub graph: GraphId,
+    pub sem: Sem,
+    pub inputs: Vec<Input>,
+    pub outputs: Vec<Output>,
+    /// Sources of control edges into this node.
+    pub ctrl_in: Vec<NodeId>,
+    /// Targets of control edges out of this node.
+    pub ctrl_out: Vec<NodeId>,
+    /// Subgraphs referenced by this node, in the parent's order.
+    pub subgraphs: Vec<GraphId>,
+    /// On a subgraph Data: `_parent_node_index`.
+    pub parent_index: Option<u32>,
+    /// On a `FrameworkOp`: `original_type` (B.3 d, B.4 e, B.20 Cmo).
+    pub original_type: Option<String>,
+    /// Atomic attributes, if any.
+    pub atomic: Option<Box<Atomic>>,
+    /// The pass that inserted this node (None for nodes of the input graph).
+    pub origin: Option<Origin>,
+    /// Why the node was inserted (the `ascend.reason` attribute).
+    pub reason: Option<String>,
+    /// Erased by an edit; kept in the arena so ids stay stable.
+    pub removed: bool,
+}
+
+impl Node {
+    /// The GE type, or the `original_type` of a `FrameworkOp` (GE's `GetOriginalType`).
+    pub fn effective_type(&self) -> &str {
+        match (&self.original_type, self.ty.as_str()) {
+            (Some(t), "FrameworkOp") => t,
+            _ => &self.ty,
+        }
+    }
+
+    /// Number of consumer edges of output `o` (GE counts edges, not distinct nodes).
+    pub fn consumer_count(&self, o: u32) -> usize {
+        self.outputs
+            .get(o as usize)
+            .map_or(0, |out| out.consumers.len())
+    }
+
+    /// Total number of data consumer edges over all outputs.
+    pub fn out_data_edges(&self) -> usize {
+        self.outputs.iter().map(|o| o.consumers.len()).sum()
+    }
+}
+
+/// Where a new node goes in its graph's order.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Placement {
+    /// First node of the graph (GE's `AddNodeFront`).
+    Head,
+    /// Right before an existing node.
+    Before(NodeId),
+    /// Right after an existing node.
+    After(NodeId),
+}
+
+/// A graph: the root or a subgraph.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    /// Graph name (the func symbol).
+    pub name: String,
+    /// The node that references this subgraph (`None` for the root).
+    pub parent: Option<NodeId>,
+    /// GE's graph unknown-shape flag.
+    pub unknown_shape: bool,
+    /// Nodes in a topological order (materialised: see [`MemGraph::normalize`]).
+    pub order: Vec<NodeId>,
+    /// The NetOutput node, if any.
+    pub net_output: Option<NodeId>,
+    pending: Vec<(Placement, NodeId)>,
+}
+
+/// The whole model: all graphs and all nodes.
+#[derive(Clone, Debug, Default)]
+pub struct MemGraph {
+    pub graphs: Vec<Graph>,
+    pub nodes: Vec<Node>,
+    syms: Vec<Box<str>>,
+    sym_index: HashMap<Box<str>, Sym>,
+    /// Hashes of the node names, built on the first `fresh_name` (8 bytes a node, not a
+    /// copy of every name).
+    name_hashes: Option<HashSet<u64>>,
+}
+
+/// An error of a memory pass, located at a node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemError {
+    /// The node the error is about (for the MLIR location), if any.
+    pub node: Option<NodeId>,
+    pub message: String,
+}
+
+impl MemError {
+    pub fn at(g: &MemGraph, node: NodeId, message: impl Into<String>) -> MemError {
+        MemError {
+            node: Some(node),
+            message: format!("node '{}': {}", g.node(node).name, message.into()),
+        }
+    }
+
+    pub fn global(message: impl Into<String>) -> MemError {
+        MemError {
+            node: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for MemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MemError {}
+
+impl MemGraph {
+    /// An empty model whose root graph is called `root_name`.
+    pub fn new(root_name: &str) -> MemGraph {
+        let mut g = MemGraph::default();
+        g.graphs.push(Graph {
+            name: root_name.to_string(),
+            parent: None,
+            unknown_shape: false,
+            order: Vec::new(),
+            net_output: None,
+            pending: Vec::new(),
+        });
+        g
+    }
+
+    // ----- queries -------------------------------------------------------------------------
+
+    pub fn node(&self, n: NodeId) -> &Node {
+        &self.nodes[n.0 as usize]
+    }
+
+    pub fn node_mut(&mut self, n: NodeId) -> &mut Node {
+        &mut self.nodes[n.0 as usize]
+    }
+
+    pub fn graph(&self, g: GraphId) -> &Graph {
+        &self.graphs[g.0 as usize]
+    }
+
+    pub fn graph_mut(&mut self, g: GraphId) -> &mut Graph {
+        &mut self.graphs[g.0 as usize]
+    }
+
+    /// Intern a port name.
+    pub fn sym(&mut self, s: &str) -> Sym {
+        if let Some(&k) = self.sym_index.get(s) {
+            return k;
+        }
+        let k = Sym(self.syms.len() as u32);
+        self.syms.push(s.into());
+        self.sym_index.insert(s.into(), k);
+        k
+    }
+
+    /// The text of an interned name.
+    pub fn sym_str(&self, s: Sym) -> &str {
+        &self.syms[s.0 as usize]
+    }
+
+    /// The producer feeding input `i` of `n`.
+    pub fn src(&self, n: NodeId, i: u32) -> Option<OutPort> {
+        self.node(n).inputs.get(i as usize).and_then(|x| x.src)
+    }
+
+    /// Consumers of output `o` of `n`, in edge order.
+    pub fn consumers(&self, n: NodeId, o: u32) -> &[InPort] {
+        self.node(n)
+            .outputs
+            .get(o as usize)
+            .map_or(&[], |x| x.consumers.as_slice())
+    }
+
+    /// The parent node of the graph `n` lives in.
+    pub fn parent_of(&self, n: NodeId) -> Option<NodeId> {
+        self.graph(self.node(n).graph).parent
+    }
+
+    /// A Data node of a subgraph (GE's `IsSubgraphInputNode`: Data whose graph has a parent).
+    pub fn is_subgraph_data(&self, n: NodeId) -> bool {
+        let node = self.node(n);
+        node.ty == "Data" && self.graph(node.graph).parent.is_some()
+    }
+
+    /// A NetOutput of a subgraph (GE's `IsSubgraphOutputNode`).
+    pub fn is_subgraph_net_output(&self, n: NodeId) -> bool {
+        let node = self.node(n);
+        node.sem.net_output && self.graph(node.graph).parent.is_some()
+    }
+
+    /// Whether the node sits directly in a subgraph of a While-family node.
+    pub fn in_while_subgraph(&self, n: NodeId) -> bool {
+        self.parent_of(n)
+            .is_some_and(|p| self.node(p).sem.while_family)
+    }
+
+    /// The node named `name` (linear scan; for tests and diagnostics).
+    pub fn find(&self, name: &str) -> Option<NodeId> {
+        self.nodes
+            .iter()
+            .position(|n| !n.removed && n.name == name)
+            .map(|i| NodeId(i as u32))
+    }
+
+    /// All subgraphs in GE's `GetAllSubgraphs` order: a depth-first pre-order over the root's
+    /// nodes, so a parent's subgraphs come before the subgraphs nested in them. Reverse it for
+    /// innermost-first (B.5).
+    pub fn all_subgraphs(&self) -> Vec<GraphId> {
+        let mut out = Vec::new();
+        self.collect_subgraphs(ROOT, &mut out);
+        out
+    }
+
+    fn collect_subgraphs(&self, g: GraphId, out: &mut Vec<GraphId>) {
+        for &n in &self.graph(g).order {
+            for &sg in &self.node(n).subgraphs {
+                out.push(sg);
+                self.collect_subgraphs(sg, out);
+            }
+        }
+    }
+
+    /// All nodes in GE's `GetAllNodes` order: each graph in order, a node with subgraphs
+    /// followed by the nodes of its subgraphs (recursively).
+    pub fn all_nodes(&self) -> Vec<NodeId> {
+        let mut out = Vec::with_capacity(self.nodes.len());
+        self.collect_nodes(ROOT, &mut out);
+        out
+    }
+
+    fn collect_nodes(&self, g: GraphId, out: &mut Vec<NodeId>) {
+        for &n in &self.graph(g).order {
+            out.push(n);
+            for &sg in &self.node(n).subgraphs {
+                self.collect_nodes(sg, out);
+            }
+        }
+    }
+
+    /// Position of each node in its graph's order (`u32::MAX` for removed nodes). Requires a
+    /// normalised model.
+    pub fn topo_index(&self) -> Vec<u32> {
+        let mut idx = vec![u32::MAX; self.nodes.len()];
+        for g in &self.graphs {
+            for (i, &n) in g.order.iter().enumerate() {
+                idx[n.0 as usize] = i as u32;
+            }
+        }
+        idx
+    }
+
+    // ----- building ------------------------------------------------------------------------
+
+    /// Add a subgraph referenced by `parent` (appended to the parent's subgraph list).
+    pub fn add_subgraph(&mut self, name: &str, parent: NodeId) -> GraphId {
+        let id = GraphId(self.graphs.len() as u32);
+        self.graphs.push(Graph {
+            name: name.to_string(),
+            parent: Some(parent),
+            unknown_shape: false,
+            order: Vec::new(),
+            net_output: None,
+            pending: Vec::new(),
+        });
+        self.node_mut(parent).subgraphs.push(id);
+        id
+    }
+
+    /// Append a node to `graph` (the caller adds nodes in a topological order). Port names
+    /// equal to `""` are unnamed. Flags start from [`Sem::of_type`].
+    pub fn add_node(
+        &mut self,
+        graph: GraphId,
+        name: &str,
+        ty: &str,
+        inputs: &[&str],
+        outputs: &[&str],
+    ) -> NodeId {
+        let id = self.push_node(graph, name, ty, inputs, outputs);
+        self.graph_mut(graph).order.push(id);
+        id
+    }
+
+    fn push_node(
+        &mut self,
+        graph: GraphId,
+        name: &str,
+        ty: &str,
+        inputs: &[&str],
+        outputs: &[&str],
+    ) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        let inputs = inputs
+            .iter()
+            .map(|s| Input {
+                name: (!s.is_empty()).then(|| self.sym(s)),
+                ..Input::default()
+            })
+            .collect();
+        let outputs = outputs
+            .iter()
+            .map(|s| Output {
+                name: (!s.is_empty()).then(|| self.sym(s)),
+                ..Output::default()
+            })
+            .collect();
+        let sem = Sem::of_type(ty);
+        self.nodes.push(Node {
+            name: name.to_string(),
+            ty: ty.to_string(),
+            graph,
+            sem,
+            inputs,
+            outputs,
+            ctrl_in: Vec::new(),
+            ctrl_out: Vec::new(),
+            subgraphs: Vec::new(),
+            parent_index: None,
+            original_type: None,
+            atomic: None,
+            origin: None,
+            reason: None,
+            removed: false,
+        });
+        if let Some(set) = &mut self.name_hashes {
+            set.insert(name_hash(name));
+        }
+        id
+    }
+
+    /// Add a Data node to subgraph `graph` for parent input `index`.
+    pub fn add_subgraph_data(&mut self, graph: GraphId, name: &str, index: u32) -> NodeId {
+        let d = self.add_node(graph, name, "Data", &["x"], &["y"]);
+        self.node_mut(d).parent_index = Some(index);
+        d
+    }
+
+    /// Add the NetOutput of `graph` with `n` unnamed inputs (parent indices 0..n in a
+    /// subgraph). Add it last.
+    pub fn add_net_output(&mut self, graph: GraphId, name: &str, n: usize) -> NodeId {
+        let names: Vec<&str> = vec![""; n];
+        let id = self.add_node(graph, name, "NetOutput", &names, &[]);
+        if self.graph(graph).parent.is_some() {
+            for (j, inp) in self.node_mut(id).inputs.iter_mut().enumerate() {
+                inp.parent_index = Some(j as u32);
+            }
+        }
+        self.graph_mut(graph).net_output = Some(id);
+        id
+    }
+
+    /// Data edge `from:out -> to:input` (appended to the producer's consumer list).
+    pub fn connect(&mut self, from: NodeId, out: u32, to: NodeId, input: u32) {
+        self.set_src(
+            InPort {
+                node: to,
+                index: input,
+            },
+            Some(OutPort {
+                node: from,
+                index: out,
+            }),
+        );
+    }
+
+    /// Whether the control edge `from -> to` exists. Scans the shorter of the two lists: a
+    /// head AtomicAddrClean can have a control edge to a large part of the graph.
+    pub fn has_ctrl(&self, from: NodeId, to: NodeId) -> bool {
+        let (a, b) = (self.node(from), self.node(to));
+        if a.ctrl_out.len() <= b.ctrl_in.len() {
+            a.ctrl_out.contains(&to)
+        } else {
+            b.ctrl_in.contains(&from)
+        }
+    }
+
+    /// Control edge `from -> to` (no duplicates, no self loops).
+    pub fn add_ctrl(&mut self, from: NodeId, to: NodeId) -> bool {
+        if from == to || self.has_ctrl(from, to) {
+            return false;
+        }
+        self.node_mut(from).ctrl_out.push(to);
+        self.node_mut(to).ctrl_in.push(from);
+        true
+    }
+
+    /// Control edges from a node that has none yet (a node just inserted) to `targets`,
+    /// skipping duplicates; O(targets) instead of a membership scan per edge.
+    pub fn add_ctrl_from_new(&mut self, from: NodeId, targets: &[NodeId]) {
+        let mut seen = HashSet::with_capacity(targets.len());
+        for &t in targets {
+            if t != from && seen.insert(t) && !self.node(t).ctrl_in.contains(&from) {
+                self.node_mut(from).ctrl_out.push(t);
+                self.node_mut(t).ctrl_in.push(from);
+            }
+        }
+    }
+
+    /// Remove the control edge `from -> to` if present.
+    pub fn remove_ctrl(&mut self, from: NodeId, to: NodeId) {
+        // Edges are unique; control-edge order carries no meaning, so swap_remove.
+        let out = &mut self.node_mut(from).ctrl_out;
+        if let Some(k) = out.iter().rposition(|&x| x == to) {
+            out.swap_remove(k);
+        }
+        let inn = &mut self.node_mut(to).ctrl_in;
+        if let Some(k) = inn.iter().rposition(|&x| x == from) {
+            inn.swap_remove(k);
+        }
+    }
+
+    /// Point input `inp` at `src` (or disconnect it), keeping consumer lists in sync.
+    pub fn set_src(&mut self, inp: InPort, src: Option<OutPort>) {
+        if let Some(old) = self.node(inp.node).inputs[inp.index as usize].src {
+            let list = &mut self.node_mut(old.node).outputs[old.index as usize].consumers;
+            if let Some(pos) = list.iter().position(|&c| c == inp) {
+                list.remove(pos);
+            }
+        }
+        self.node_mut(inp.node).inputs[inp.index as usize].src = src;
+        if let Some(s) = src {
+            self.node_mut(s.node).outputs[s.index as usize]
+                .consumers
+                .push(inp);
+        }
+    }
+
+    /// Create a node at `placement` in `graph`. The order is materialised by
+    /// [`MemGraph::normalize`]; until then `Graph::order` does not list it.
+    pub fn insert_node(
+        &mut self,
+        graph: GraphId,
+        name: &str,
+        ty: &str,
+        inputs: &[&str],
+        outputs: &[&str],
+        placement: Placement,
+    ) -> NodeId {
+        let id = self.push_node(graph, name, ty, inputs, outputs);
+        self.graph_mut(graph).pending.push((placement, id));
+        id
+    }
+
+    /// Erase a node: disconnect its inputs, drop its control edges, and mark it removed. Its
+    /// outputs must have no consumers left.
+    pub fn remove_node(&mut self, n: NodeId) -> Result<(), MemError> {
+        if self.node(n).out_data_edges() > 0 {
+            return Err(MemError::at(
+                self,
+                n,
+                "cannot remove a node that still has consumers",
+            ));
+        }
+        for i in 0..self.node(n).inputs.len() {
+            self.set_src(
+                InPort {
+                    node: n,
+                    index: i as u32,
+                },
+                None,
+            );
+        }
+        for s in self.node(n).ctrl_in.clone() {
+            self.remove_ctrl(s, n);
+        }
+        for t in self.node(n).ctrl_out.clone() {
+            self.remove_ctrl(n, t);
+        }
+        self.node_mut(n).removed = true;
+        let g = self.node(n).graph;
+        self.graph_mut(g).pending.push((Placement::Head, n));
+        Ok(())
+    }
+
+    /// A node name not used yet: `base`, else `base_1`, `base_2`, ... (A hash collision only
+    /// makes a free name look taken, which is harmless.)
+    pub fn fresh_name(&mut self, base: &str) -> String {
+        if self.name_hashes.is_none() {
+            self.name_hashes = Some(self.nodes.iter().map(|n| name_hash(&n.name)).collect());
+        }
+        let set = self.name_hashes.as_ref().expect("built above");
+        if !set.contains(&name_hash(base)) {
+            return base.to_string();
+        }
+        (1..)
+            .map(|k| format!("{base}_{k}"))
+            .find(|c| !set.contains(&name_hash(c)))
+            .expect("an unused suffix exists")
+    }
+
+    /// Materialise pending insertions and removals into `Graph::order`. If an insertion left
+    /// the order non-topological (an anchor choice that cannot satisfy every edge), the graph
+    /// is re-sorted stably by the old positions. O(nodes) per touched graph.
+    pub fn normalize(&mut self) {
+        for gi in 0..self.graphs.len() {
+            if self.graphs[gi].pending.is_empty() {
+                continue;
+            }
+            let pending = std::mem::take(&mut self.graphs[gi].pending);
+            let mut head = Vec::new();
+            let mut before: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+            let mut after: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+            for (p, n) in pending {
+                if self.node(n).removed {
+                    continue;
+                }
+                match p {
+                    Placement::Head => head.push(n),
+                    Placement::Before(a) => before.entry(a).or_default().push(n),
+                    Placement::After(a) => after.entry(a).or_default().push(n),
+                }
+            }
+            // "Right after X" and "at the head" put the newest insertion closest to the
+            // anchor, exactly as inserting one at a time would (and as an MLIR builder set
+            // after an op does); "right before X" keeps insertion order.
+            head.reverse();
+            after.values_mut().for_each(|v| v.reverse());
+            let old = std::mem::take(&mut self.graphs[gi].order);
+            let mut out = Vec::with_capacity(old.len() + head.len());
+            for n in head {
+                self.emit(n, &mut before, &mut after, &mut out);
+            }
+            for n in old {
+                self.emit(n, &mut before, &mut after, &mut out);
+            }
+            // Anchors that were themselves removed: place their dependents in any case.
+            let rest: Vec<NodeId> = before
+                .drain()
+                .chain(after.drain())
+                .flat_map(|(_, v)| v)
+                .collect();
+            for n in rest {
+                if !self.node(n).removed {
+                    out.push(n);
+                }
+            }
+            out.retain(|&n| !self.node(n).removed);
+            if !self.is_topological(&out) {
+                out = self.stable_topo_sort(&out);
+            }
+            self.graphs[gi].order = out;
+        }
+    }
+
+    fn emit(
+        &self,
+        n: NodeId,
+        before: &mut HashMap<NodeId, Vec<NodeId>>,
+        after: &mut HashMap<NodeId, Vec<NodeId>>,
+        out: &mut Vec<NodeId>,
+    ) {
+        if let Some(bs) = before.remove(&n) {
+            for b in bs {
+                self.emit(b, before, after, out);
+            }
+        }
+        out.push(n);
+        if let Some(as_) = after.remove(&n) {
+            for a in as_ {
+                self.emit(a, before, after, out);
+            }
+        }
+    }
+
+    /// Whether `order` respects every data and control edge inside the graph.
+    pub fn is_topological(&self, order: &[NodeId]) -> bool {
+        let mut pos = HashMap::with_capacity(order.len());
+        for (i, &n) in order.iter().enumerate() {
+            pos.insert(n, i);
+        }
+        order.iter().enumerate().all(|(i, &n)| {
+            let node = self.node(n);
+            node.inputs
+                .iter()
+                .filter_map(|x| x.src)
+                .map(|s| s.node)
+                .chain(node.ctrl_in.iter().copied())
+                .all(|p| pos.get(&p).is_none_or(|&pi| pi < i))
+        })
+    }
+
+    fn preds(&self, n: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let node = self.node(n);
+        node.inputs
+            .iter()
+            .filter_map(|x| x.src)
+            .map(|s| s.node)
+            .chain(node.ctrl_in.iter().copied())
+    }
+
+    fn stable_topo_sort(&self, order: &[NodeId]) -> Vec<NodeId> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let pos: HashMap<NodeId, usize> = order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+        let mut indeg: HashMap<NodeId, usize> = HashMap::new();
+        let mut succ: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+        for &n in order {
+            let mut seen = HashSet::new();
+            for p in self.preds(n) {
+                if pos.contains_key(&p) && seen.insert(p) {
+                    *indeg.entry(n).or_default() += 1;
+                    succ.entry(p).or_default().push(n);
+                }
+            }
+        }
+        let mut heap: BinaryHeap<Reverse<(usize, NodeId)>> = order
+            .iter()
+            .filter(|n| indeg.get(n).copied().unwrap_or(0) == 0)
+            .map(|&n| Reverse((pos[&n], n)))
+            .collect();
+        let mut out = Vec::with_capacity(order.len());
+        while let Some(Reverse((_, n))) = heap.pop() {
+            out.push(n);
+            for &s in succ.get(&n).map_or(&[][..], |v| v.as_slice()) {
+                let d = indeg.get_mut(&s).expect("counted");
+                *d -= 1;
+                if *d == 0 {
+                    heap.push(Reverse((pos[&s], s)));
+                }
+            }
+        }
+        if out.len() < order.len() {
+            // A cycle: keep the remaining nodes in their old order (the verifier reports it).
+            let placed: HashSet<NodeId> = out.iter().copied().collect();
+            out.extend(order.iter().filter(|n| !placed.contains(n)));
+        }
+        out
+    }
+
+    /// Structural self-check used by tests: edge lists mirror each other, every input
+    /// points at an existing output, orders are topological and list every live node once.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let mut listed = vec![0u32; self.nodes.len()];
+        for (gi, g) in self.graphs.iter().enumerate() {
+            if !g.pending.is_empty() {
+                return Err(format!("graph {} has pending insertions", g.name));
+            }
+            for &n in &g.order {
+                listed[n.0 as usize] += 1;
+                if self.node(n).graph != GraphId(gi as u32) {
+                    return Err(format!("{} listed in the wrong graph", self.node(n).name));
+                }
+            }
+            if !self.is_topological(&g.order) {
+                return Err(format!("graph {} order is not topological", g.name));
+            }
+        }
+        for (i, node) in self.nodes.iter().enumerate() {
+            let id = NodeId(i as u32);
+            let want = u32::from(!node.removed);
+            if listed[i] != want {
+                return Err(format!("{} listed {} times", node.name, listed[i]));
+            }
+            for (j, inp) in node.inputs.iter().enumerate() {
+                if let Some(s) = inp.src {
+                    let p = self.node(s.node);
+                    let me = InPort {
+                        node: id,
+                        index: j as u32,
+                    };
+                    let count = p
+                        .outputs
+                        .get(s.index as usize)
+                        .map_or(0, |o| o.consumers.iter().filter(|&&c| c == me).count());
+                    if count != 1 || p.removed || node.removed {
+                        return Err(format!(
+                            "edge {}:{} -> {}:{} is broken",
+                            p.name, s.index, node.name, j
+                        ));
+                    }
+                    if p.graph != node.graph {
+                        return Err(format!("edge {} -> {} crosses graphs", p.name, node.name));
+                    }
+                }
+            }
+            for (o, out) in node.outputs.iter().enumerate() {
+                for c in &out.consumers {
+                    let src = self
+                        .node(c.node)
+                        .inputs
+                        .get(c.index as usize)
+                        .and_then(|x| x.src);
+                    if src
+                        != Some(OutPort {
+                            node: id,
+                            index: o as u32,
+                        })
+                    {
+                        return Err(format!("consumer list of {}:{} is stale", node.name, o));
+                    }
+                }
+            }
+            for &t in &node.ctrl_out {
+                if !self.node(t).ctrl_in.contains(&id) {
+                    return Err(format!(
+                        "ctrl {} -> {} not mirrored",
+                        node.name,
+                        self.node(t).name
+                    ));
+                }
+            }
+            for &s in &node.ctrl_in {
+                if !self.node(s).ctrl_out.contains(&id) {
+                    return Err(format!(
+                        "ctrl {} -> {} not mirrored",
+                        self.node(s).name,
+                        node.name
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn name_hash(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}

@@ -1,0 +1,10 @@
+//! Tests of the memory decision engines, named after the spec's terms.
+
+mod atomic;
+mod hccl;
+mod lint;
+mod matrix;
+mod props;
+mod rw;
+mod subgraph;
+mod support;

@@ -1,0 +1,454 @@
+//! Property tests over hundreds of seeded random graphs (root graph plus If / Case-like /
+//! PartitionedCall / While subgraphs): every planner is idempotent and replayable, the whole
+//! pipeline is idempotent, GraphLint finds no W18888 the pipeline should have resolved, and
+//! every Identity the RW pass left in the graph is needed by the matrix.
+
+use super::support::{dump, run_checked, Rng, B};
+use crate::analysis::memory::atomic_addr_clean::{plan_atomic_addr_clean, AtomicOptions};
+use crate::analysis::memory::graph_lint::{input_types, lint, LintRw};
+use crate::analysis::memory::hccl_continuous_memcpy::plan_hccl_continuous_memcpy;
+use crate::analysis::memory::hccl_memcpy::plan_hccl_memcpy;
+use crate::analysis::memory::model::{Atomic, GraphId, MemGraph, NodeId, Origin, OutPort, ROOT};
+use crate::analysis::memory::plan::apply;
+use crate::analysis::memory::plan_pipeline;
+use crate::analysis::memory::rw_conflict::{near_subgraph, plan_rw_conflict};
+use crate::analysis::memory::rw_types::{decide, mark_subgraphs, Conflict, OutputRw};
+use crate::analysis::memory::subgraph_isolate::plan_subgraph_isolate;
+
+const SEEDS: u64 = 400;
+
+struct Gen {
+    rng: Rng,
+    b: B,
+    count: usize,
+}
+
+impl Gen {
+    fn name(&mut self, base: &str) -> String {
+        self.count += 1;
+        format!("{base}{}", self.count)
+    }
+
+    fn pick(&mut self, avail: &[OutPort]) -> OutPort {
+        avail[self.rng.below(avail.len())]
+    }
+
+    /// Add one op to `gr`, fed from `avail`; returns its outputs.
+    fn op(&mut self, gr: GraphId, avail: &mut Vec<OutPort>, depth: u32) {
+        let kind = self.rng.below(if depth < 2 { 17 } else { 13 });
+        let (ty, ins, outs): (&str, Vec<&str>, Vec<&str>) = match kind {
+            0 if gr == ROOT => ("Data", vec![], vec!["y"]),
+            1 => ("Const", vec![], vec!["y"]),
+            2 if gr == ROOT => ("Variable", vec![], vec!["y"]),
+            3 => ("Add", vec!["x1", "x2"], vec!["y"]),
+            4 | 0 | 2 => ("Relu", vec!["x"], vec!["y"]),
+            5 => ("Assign", vec!["ref", "value"], vec!["ref"]),
+            6 => ("HcomAllReduce", vec!["x"], vec!["y"]),
+            7 => ("Identity", vec!["x"], vec!["y"]),
+            8 => ("Shape", vec!["x"], vec!["y"]),
+            9 => ("Special", vec!["x"], vec!["y"]),
+            10 => ("ScatterAdd", vec!["x"], vec!["y"]),
+            11 => ("ConcatD", vec!["x1", "x2"], vec!["y"]),
+            12 => ("HcomBroadcast", vec!["x"], vec!["y"]),
+            13 | 14 => return self.control(gr, avail, depth, kind == 13),
+            15 => return self.call(gr, avail, depth),
+            _ => return self.while_op(gr, avail, depth),
+        };
+        if avail.is_empty() && !ins.is_empty() {
+            let name = self.name("c");
+            let c = self.b.src_in(gr, &name, "Const");
+            avail.push(OutPort { node: c, index: 0 });
+        }
+        let name = self.name(&ty.to_lowercase());
+        let n = self.b.op_in(gr, &name, ty, &ins, &outs);
+        let sem = &mut self.b.g.node_mut(n).sem;
+        match ty {
+            "HcomAllReduce" | "HcomBroadcast" => {
+                sem.input_mutable = true;
+                sem.hccl = true;
+            }
+            "ConcatD" => sem.continuous_input = true,
+            _ => {}
+        }
+        if ty == "Special" {
+            self.b.g.node_mut(n).inputs[0].special_input_size = 32;
+        }
+        if ty == "ScatterAdd" {
+            self.b.g.node_mut(n).atomic = Some(Box::new(Atomic {
+                outputs: vec![0],
+                ..Atomic::default()
+            }));
+        }
+        for i in 0..ins.len() {
+            let s = self.pick(avail);
+            self.b.e(s.node, s.index, n, i as u32);
+        }
+        self.finish(gr, n, avail);
+    }
+
+    fn finish(&mut self, gr: GraphId, n: NodeId, avail: &mut Vec<OutPort>) {
+        if self.rng.chance(12) {
+            let order = self.b.g.graph(gr).order.clone();
+            let from = order[self.rng.below(order.len())];
+            if from != n {
+                self.b.ctrl(from, n);
+            }
+        }
+        for o in 0..self.b.g.node(n).outputs.len() as u32 {
+            avail.push(OutPort { node: n, index: o });
+        }
+    }
+
+    fn ensure_avail(&mut self, gr: GraphId, avail: &mut Vec<OutPort>) {
+        if avail.is_empty() {
+            let name = self.name("c");
+            let c = self.b.src_in(gr, &name, "Const");
+            avail.push(OutPort { node: c, index: 0 });
+        }
+    }
+
+    fn feed(&mut self, n: NodeId, k: usize, first: u32, avail: &[OutPort]) {
+        for i in 0..k {
+            let s = self.pick(avail);
+            self.b.e(s.node, s.index, n, first + i as u32);
+        }
+    }
+
+    /// A subgraph with Datas for parent inputs `first..first+k`, a few ops, and `m` outputs.
+    fn body(&mut self, sg: GraphId, first: u32, k: usize, m: usize, depth: u32, bypass: bool) {
+        let gname = self.b.g.graph(sg).name.clone();
+        let mut avail = Vec::new();
+        let mut datas = Vec::new();
+        for i in 0..k {
+            let d = self
+                .b
+                .g
+                .add_subgraph_data(sg, &format!("{gname}_arg{i}"), first + i as u32);
+            datas.push(d);
+            avail.push(OutPort { node: d, index: 0 });
+        }
+        for _ in 0..self.rng.below(4) {
+            self.op(sg, &mut avail, depth + 1);
+        }
+        let mut srcs = Vec::new();
+        for j in 0..m {
+            if bypass
+                && j < datas.len()
+                && self.rng.chance(30)
+                && self.b.g.consumers(datas[j], 0).is_empty()
+            {
+                srcs.push((datas[j], 0));
+            } else {
+                let s = self.pick(&avail);
+                srcs.push((s.node, s.index));
+            }
+        }
+        self.b.net_output(sg, &srcs);
+    }
+
+    fn control(&mut self, gr: GraphId, avail: &mut Vec<OutPort>, depth: u32, is_if: bool) {
+        let k = 1 + self.rng.below(2);
+        let m = 1 + self.rng.below(2);
+        let ty = if is_if { "If" } else { "Case" };
+        let ins: Vec<String> = (0..=k).map(|i| format!("x{i}")).collect();
+        let outs: Vec<String> = (0..m).map(|i| format!("y{i}")).collect();
+        let ins: Vec<&str> = ins.iter().map(String::as_str).collect();
+        let outs: Vec<&str> = outs.iter().map(String::as_str).collect();
+        let name = self.name(&ty.to_lowercase());
+        self.ensure_avail(gr, avail);
+        let n = self.b.op_in(gr, &name, ty, &ins, &outs);
+        self.feed(n, k + 1, 0, avail);
+        for br in 0..2 {
+            let sg = self.b.g.add_subgraph(&format!("{name}_b{br}"), n);
+            self.body(sg, 1, k, m, depth, false);
+        }
+        self.finish(gr, n, avail);
+    }
+
+    fn call(&mut self, gr: GraphId, avail: &mut Vec<OutPort>, depth: u32) {
+        let k = 1 + self.rng.below(2);
+        let m = 1 + self.rng.below(2);
+        let ins: Vec<String> = (0..k).map(|i| format!("x{i}")).collect();
+        let outs: Vec<String> = (0..m).map(|i| format!("y{i}")).collect();
+        let ins: Vec<&str> = ins.iter().map(String::as_str).collect();
+        let outs: Vec<&str> = outs.iter().map(String::as_str).collect();
+        let name = self.name("call");
+        self.ensure_avail(gr, avail);
+        let n = self.b.op_in(gr, &name, "PartitionedCall", &ins, &outs);
+        self.feed(n, k, 0, avail);
+        let sg = self.b.g.add_subgraph(&format!("{name}_f"), n);
+        self.body(sg, 0, k, m, depth, false);
+        self.finish(gr, n, avail);
+    }
+
+    fn while_op(&mut self, gr: GraphId, avail: &mut Vec<OutPort>, depth: u32) {
+        let k = 1 + self.rng.below(2);
+        let names: Vec<String> = (0..k).map(|i| format!("x{i}")).collect();
+        let onames: Vec<String> = (0..k).map(|i| format!("y{i}")).collect();
+        let ins: Vec<&str> = names.iter().map(String::as_str).collect();
+        let outs: Vec<&str> = onames.iter().map(String::as_str).collect();
+        let name = self.name("while");
+        self.ensure_avail(gr, avail);
+        let n = self.b.op_in(gr, &name, "While", &ins, &outs);
+        if self.rng.chance(20) {
+            self.b.g.node_mut(n).sem.unknown_shape = true;
+        }
+        self.feed(n, k, 0, avail);
+        let cond = self.b.g.add_subgraph(&format!("{name}_cond"), n);
+        self.body(cond, 0, k, 1, depth, false);
+        let body = self.b.g.add_subgraph(&format!("{name}_body"), n);
+        self.body(body, 0, k, k, depth, true);
+        self.finish(gr, n, avail);
+    }
+}
+
+fn generate(seed: u64) -> MemGraph {
+    let mut gen = Gen {
+        rng: Rng::new(seed),
+        b: B::new(),
+        count: 0,
+    };
+    let mut avail = Vec::new();
+    let n = 6 + gen.rng.below(20);
+    for _ in 0..n {
+        gen.op(ROOT, &mut avail, 0);
+    }
+    if gen.rng.chance(40) {
+        gen.b
+            .op(&format!("loop_cond{}", seed), "LoopCond", &[], &[]);
+    }
+    let outs = 1 + gen.rng.below(3);
+    let srcs: Vec<(NodeId, u32)> = (0..outs)
+        .map(|_| {
+            let s = avail[gen.rng.below(avail.len())];
+            (s.node, s.index)
+        })
+        .collect();
+    gen.b.net_output(ROOT, &srcs);
+    gen.b.g
+}
+
+/// Whether the RW pass visits `n` with B.11 (B.8 skip rules).
+fn visited_by_rw(g: &MemGraph, n: NodeId) -> bool {
+    !(g.in_while_subgraph(n)
+        || g.is_subgraph_data(n)
+        || g.is_subgraph_net_output(n)
+        || g.node(n).sem.cannot_be_deleted)
+}
+
+#[test]
+fn every_planner_is_idempotent_and_replayable_on_random_graphs() {
+    for seed in 0..SEEDS {
+        let g = generate(seed);
+        g.check_consistency()
+            .unwrap_or_else(|e| panic!("seed {seed}: generator: {e}"));
+        run_checked(&g, plan_hccl_memcpy);
+        run_checked(&g, plan_hccl_continuous_memcpy);
+        run_checked(&g, plan_subgraph_isolate);
+        run_checked(&g, |g| plan_atomic_addr_clean(g, AtomicOptions::default()));
+        let mut probe = g.clone();
+        if plan_rw_conflict(&mut probe).is_ok() {
+            run_checked(&g, plan_rw_conflict);
+        }
+    }
+}
+
+#[test]
+fn pipeline_properties_on_random_graphs() {
+    let mut ok = 0;
+    let mut invalid = 0;
+    let mut inserted_rw = 0;
+    for seed in 0..SEEDS {
+        let g0 = generate(seed);
+        let mut g = g0.clone();
+        let plans = match plan_pipeline(&mut g, AtomicOptions::default()) {
+            Ok(p) => p,
+            Err(e) => {
+                // Only a genuinely contradictory graph may fail, and the error is located.
+                assert!(
+                    e.message.contains("invalid RW combination"),
+                    "seed {seed}: {e}"
+                );
+                assert!(e.node.is_some(), "seed {seed}: unlocated error");
+                invalid += 1;
+                continue;
+            }
+        };
+        ok += 1;
+        g.check_consistency()
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+
+        // Replaying the plans on the input gives the planned graph.
+        let mut replay = g0.clone();
+        for p in &plans {
+            apply(&mut replay, p).unwrap_or_else(|e| panic!("seed {seed}: apply {}: {e}", p.pass));
+        }
+        assert_eq!(dump(&replay), dump(&g), "seed {seed}");
+
+        // The pipeline is idempotent.
+        let mut again = g.clone();
+        for p in plan_pipeline(&mut again, AtomicOptions::default()).expect("second run") {
+            assert!(
+                p.is_empty(),
+                "seed {seed}: {} not idempotent: {:#?}\n{}",
+                p.pass,
+                p.steps,
+                dump(&g)
+            );
+        }
+
+        let (rw, _) = mark_subgraphs(&g).expect("marking the result");
+
+        // GraphLint: no W18888 on an edge the matrix says the pipeline should have isolated.
+        let lint_types = input_types(&g);
+        for w in lint(&g) {
+            let p = w.producer;
+            if !visited_by_rw(&g, p.node) {
+                continue;
+            }
+            for c in g.consumers(p.node, p.index) {
+                if c.node != w.writer || lint_types.get(c.node, c.index) != LintRw::Writable {
+                    continue;
+                }
+                if g.node(c.node).sem.skip_rw_conflict {
+                    continue;
+                }
+                let verdict = decide(
+                    rw.output_type(&g, p.node, p.index),
+                    rw.input_type(&g, c.node, c.index),
+                );
+                assert_ne!(
+                    verdict,
+                    Conflict::InsertIdentity,
+                    "seed {seed}: {} survived on an edge the matrix isolates\n{}",
+                    w.message,
+                    dump(&g)
+                );
+            }
+        }
+
+        // Every RW Identity left in the graph is needed.
+        for (i, node) in g.nodes.iter().enumerate() {
+            if node.removed || node.origin != Some(Origin::RwConflict) {
+                continue;
+            }
+            inserted_rw += 1;
+            let id = NodeId(i as u32);
+            let p = g.src(id, 0).expect("an RW Identity has its input");
+            let cs = g.consumers(id, 0);
+            assert_eq!(
+                cs.len(),
+                1,
+                "seed {seed}: RW Identity {} has {} consumers",
+                node.name,
+                cs.len()
+            );
+            let c = cs[0];
+            let needed = if g.is_subgraph_net_output(c.node) {
+                let parent = g.parent_of(c.node).unwrap();
+                let pi = g.node(c.node).inputs[c.index as usize]
+                    .parent_index
+                    .unwrap();
+                rw.output_type(&g, p.node, p.index) == OutputRw::Writeable
+                    && !rw.judge_optimizable_by_parent(&g, parent, pi)
+            } else {
+                decide(
+                    rw.output_type(&g, p.node, p.index),
+                    rw.input_type(&g, c.node, c.index),
+                ) == Conflict::InsertIdentity
+                    || near_subgraph(&g, id)
+            };
+            assert!(
+                needed,
+                "seed {seed}: unnecessary Identity {} ({:?})\n{}",
+                node.name,
+                node.reason,
+                dump(&g)
+            );
+        }
+    }
+    eprintln!(
+        "pipeline: {ok} graphs ok, {invalid} contradictory, {inserted_rw} RW identities checked"
+    );
+    assert!(
+        ok as u64 >= SEEDS * 8 / 10,
+        "too many failing seeds: {invalid}"
+    );
+    assert!(inserted_rw > 50, "the generator must exercise insertions");
+}
+
+/// A large root graph with mostly local edges (inputs from the last 64 outputs) and every
+/// kind of op the passes care about.
+fn big_random(n: usize, seed: u64) -> MemGraph {
+    let mut rng = Rng::new(seed);
+    let mut b = B::new();
+    let mut avail: Vec<OutPort> = Vec::new();
+    for i in 0..n {
+        let kind = if avail.is_empty() { 0 } else { rng.below(12) };
+        let name = format!("n{i}");
+        let n_id = match kind {
+            0 => b.src(&name, "Data"),
+            1 => b.src(&name, "Const"),
+            2 => b.src(&name, "Variable"),
+            3 => b.op(&name, "Assign", &["ref", "value"], &["ref"]),
+            4 => b.scope_writer(&name, 1),
+            5 => b.op(&name, "Identity", &["x"], &["y"]),
+            6 => {
+                let a = b.reader(&name, 1);
+                b.g.node_mut(a).atomic = Some(Box::new(Atomic {
+                    outputs: vec![0],
+                    ..Atomic::default()
+                }));
+                a
+            }
+            _ => b.reader(&name, 2),
+        };
+        for j in 0..b.g.node(n_id).inputs.len() as u32 {
+            let k = avail.len();
+            let s = if rng.chance(5) {
+                avail[rng.below(k)]
+            } else {
+                avail[k - 1 - rng.below(k.min(64))]
+            };
+            b.e(s.node, s.index, n_id, j);
+        }
+        if rng.chance(3) && i > 0 {
+            let order = &b.g.graph(ROOT).order;
+            let from = order[order.len() - 2 - rng.below(order.len().min(64) - 1)];
+            b.ctrl(from, n_id);
+        }
+        avail.push(OutPort {
+            node: n_id,
+            index: 0,
+        });
+    }
+    let last = *avail.last().unwrap();
+    b.net_output(ROOT, &[(last.node, last.index)]);
+    b.g
+}
+
+#[test]
+#[ignore = "timing; `cargo test --lib pipeline_scales -- --ignored --nocapture`"]
+fn pipeline_scales_near_linearly() {
+    let mut times = Vec::new();
+    for n in [25_000usize, 100_000, 400_000] {
+        let mut g = big_random(n, 7);
+        let t = std::time::Instant::now();
+        let plans = plan_pipeline(&mut g, AtomicOptions::default()).expect("pipeline");
+        let tp = t.elapsed();
+        let t2 = std::time::Instant::now();
+        let w = lint(&g);
+        let tl = t2.elapsed();
+        let steps: usize = plans.iter().map(|p| p.steps.len()).sum();
+        eprintln!(
+            "n={n}: pipeline {tp:?} ({steps} steps), lint {tl:?} ({} warnings)",
+            w.len()
+        );
+        times.push((n as f64, (tp + tl).as_secs_f64()));
+    }
+    let (n0, t0) = times[0];
+    let (n1, t1) = times[2];
+    let exponent = (t1 / t0).ln() / (n1 / n0).ln();
+    eprintln!("growth exponent {exponent:.2}");
+    assert!(exponent < 1.3, "growth n^{exponent:.2}");
+}
