@@ -7,3 +7,4 @@
 //! `transforms`, and `pipeline` (the pass registry that `ge-opt` drives).
 
 pub mod dialect;
+pub mod syntax;

@@ -1,0 +1,13 @@
+//! The `.ge` text format: a concise, GE-flavoured graph language for hand-written tests.
+//!
+//! `lexer` (logos) -> `parser` (lalrpop, `grammar/ascend.lalrpop`) -> `ast` -> `import`
+//! (semantic checks, then an MLIR module in the `ascend` dialect); `print` goes back from
+//! MLIR to canonical `.ge`. Every error is a located [`GeDiagnostics`] rendered with ariadne.
+//! The format reference is `grammar/README.md`.
+
+pub mod ast;
+pub mod diagnostics;
+pub mod lexer;
+pub mod parser;
+
+pub use diagnostics::{Diagnostic, GeDiagnostics};
