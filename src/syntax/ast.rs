@@ -127,7 +127,10 @@ pub enum AttrValueKind {
     /// `@g`: a graph (subgraph) symbol.
     Symbol(Name),
     Type(TensorType),
-    Dense { ty: TensorType, elems: DenseElems },
+    Dense {
+        ty: TensorType,
+        elems: DenseElems,
+    },
     /// `mlir"..."`: any MLIR attribute in MLIR syntax.
     Raw(String),
 }
@@ -159,7 +162,10 @@ pub enum ScalarKind {
 pub enum Type {
     Tensor(TensorType),
     /// `mlir"..."`: any MLIR type in MLIR syntax.
-    Raw { text: String, span: Span },
+    Raw {
+        text: String,
+        span: Span,
+    },
 }
 
 impl Type {

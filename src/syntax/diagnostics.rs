@@ -17,6 +17,13 @@ pub struct Diagnostic {
     pub span: Span,
     /// The text under the caret.
     pub label: String,
+    /// Boxed: most diagnostics have few details, and this keeps `Result<_, Diagnostic>` small.
+    pub details: Box<Details>,
+}
+
+/// The optional parts of a [`Diagnostic`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Details {
     /// Other places that explain the error (the first definition of a duplicate, ...).
     pub secondary: Vec<(Span, String)>,
     /// What to do about it.
@@ -30,24 +37,26 @@ impl Diagnostic {
             message: message.into(),
             span,
             label: label.into(),
-            secondary: Vec::new(),
-            hint: None,
-            notes: Vec::new(),
+            details: Box::default(),
         }
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into());
+        self.details.hint = Some(hint.into());
         self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
-        self.notes.push(note.into());
+        self.details.notes.push(note.into());
         self
     }
 
+    pub fn hint(&self) -> Option<&str> {
+        self.details.hint.as_deref()
+    }
+
     pub fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Self {
-        self.secondary.push((span, label.into()));
+        self.details.secondary.push((span, label.into()));
         self
     }
 }
@@ -125,13 +134,14 @@ impl GeDiagnostics {
             .with_config(config)
             .with_message(&d.message)
             .with_label(Label::new((id.clone(), self.clamp(d.span))).with_message(&d.label));
-        for (span, label) in &d.secondary {
-            report = report.with_label(Label::new((id.clone(), self.clamp(*span))).with_message(label));
+        for (span, label) in &d.details.secondary {
+            report =
+                report.with_label(Label::new((id.clone(), self.clamp(*span))).with_message(label));
         }
-        if let Some(hint) = &d.hint {
+        if let Some(hint) = &d.details.hint {
             report = report.with_help(hint);
         }
-        for note in &d.notes {
+        for note in &d.details.notes {
             report = report.with_note(note);
         }
         let mut buf = Vec::new();
@@ -158,7 +168,10 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(source.len());
     let before = &source.as_bytes()[..offset];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     (line, offset - line_start + 1)
 }
 
@@ -198,12 +211,19 @@ mod tests {
     #[test]
     fn render_has_header_source_line_caret_and_hint() {
         let src = "graph main {\n  a = Ad() : f32[]\n}\n";
-        let d = Diagnostic::new("unknown op type `Ad`", Span::new(19, 21), "not in the op table")
-            .with_hint("did you mean `Add`?")
-            .with_note("a note");
+        let d = Diagnostic::new(
+            "unknown op type `Ad`",
+            Span::new(19, 21),
+            "not in the op table",
+        )
+        .with_hint("did you mean `Add`?")
+        .with_note("a note");
         let diags = GeDiagnostics::new("t.ge", src, vec![d]);
         let text = diags.render();
-        assert!(text.starts_with("t.ge:2:7: error: unknown op type `Ad`\n"), "{text}");
+        assert!(
+            text.starts_with("t.ge:2:7: error: unknown op type `Ad`\n"),
+            "{text}"
+        );
         assert!(text.contains("a = Ad() : f32[]"), "{text}");
         assert!(text.contains("       ^"), "{text}");
         assert!(text.contains("not in the op table"), "{text}");

@@ -202,7 +202,7 @@ mod tests {
         assert_eq!(F32.format(1e-7f32 as f64), "1.0e-7");
         assert_eq!(F64.format(0.1), "0.1");
         assert_eq!(F16.format(F16.round(0.1)), "0.1");
-        assert_eq!(BF16.format(BF16.round(3.14159)), "3.14");
+        assert_eq!(BF16.format(BF16.round(1.2345)), "1.234");
         assert_eq!(F16.format(f64::NEG_INFINITY), "-inf");
         assert_eq!(F32.format(f64::NAN), "nan");
         assert_eq!(F16.parse("nan").map(f64::is_nan), Some(true));

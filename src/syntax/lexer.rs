@@ -302,10 +302,7 @@ mod tests {
         );
         assert_eq!(
             lex("\"open\nx"),
-            vec![
-                Err(LexErrorKind::UnterminatedString),
-                Ok(Tok::Ident("x"))
-            ]
+            vec![Err(LexErrorKind::UnterminatedString), Ok(Tok::Ident("x"))]
         );
     }
 

@@ -131,19 +131,29 @@ graph sub { }
             panic!()
         };
         assert_eq!(t.dims, Some(vec![Some(4), None]));
-        assert_eq!(&src[x.span.start..x.span.end], "x = Data() {index = 0} : f32[4, ?]");
+        assert_eq!(
+            &src[x.span.start..x.span.end],
+            "x = Data() {index = 0} : f32[4, ?]"
+        );
         let s = &main.nodes[1];
         assert!(matches!(&s.inputs[1], Input::Control { node, .. } if node.text == "x"));
         assert_eq!(s.attrs.len(), 5);
-        assert!(matches!(s.attrs[3].value.kind, AttrValueKind::Type(TensorType { dims: None, .. })));
+        assert!(matches!(
+            s.attrs[3].value.kind,
+            AttrValueKind::Type(TensorType { dims: None, .. })
+        ));
         assert!(matches!(&s.attrs[4].value.kind, AttrValueKind::Symbol(n) if n.text == "sub"));
         assert_eq!(s.result_types.len(), 2);
         let odd = &main.nodes[2];
         assert_eq!(odd.name.text, "odd name");
         assert_eq!(odd.op_type.kind, OpTypeKind::Generic("MyOp".into()));
-        assert!(
-            matches!(&odd.inputs[0], Input::Data { index: Some((1, _)), .. })
-        );
+        assert!(matches!(
+            &odd.inputs[0],
+            Input::Data {
+                index: Some((1, _)),
+                ..
+            }
+        ));
         assert!(odd.result_types.is_empty());
         assert!(matches!(odd.attrs[2].value.kind, AttrValueKind::Raw(_)));
         let ret = main.ret.as_ref().unwrap();
@@ -161,19 +171,23 @@ graph sub { }
         let d = parse_file("graph main {\n  a = Add(x y) : f32[]\n}").unwrap_err();
         assert_eq!(d.message, "unexpected identifier `y`");
         assert_eq!(d.span, Span::new(25, 26));
-        assert!(d.label.contains("`)`") && d.label.contains("`,`"), "{}", d.label);
+        assert!(
+            d.label.contains("`)`") && d.label.contains("`,`"),
+            "{}",
+            d.label
+        );
     }
 
     #[test]
     fn return_must_be_last() {
         let d = parse_file("graph main {\n  return\n  a = X() : f32[]\n}").unwrap_err();
-        assert!(d.hint.unwrap().contains("last statement"));
+        assert!(d.hint().unwrap().contains("last statement"));
     }
 
     #[test]
     fn missing_result_types_and_eof() {
         let d = parse_file("graph main {\n  a = X()\n}").unwrap_err();
-        assert!(d.hint.unwrap().contains("result types"));
+        assert!(d.hint().unwrap().contains("result types"));
         let d = parse_file("graph main {").unwrap_err();
         assert_eq!(d.message, "unexpected end of file");
     }

@@ -12,7 +12,7 @@
 
 use super::{
     floats::FloatKind,
-    import::DATA_TYPES,
+    import::is_data_like,
     types::{self, Element},
 };
 use crate::dialect::{op_table, OpTable};
@@ -51,7 +51,9 @@ pub fn try_print_ge(module: &Module, table: &OpTable) -> Result<String, Vec<Stri
     }
 }
 
-const KEYWORDS: &[&str] = &["graph", "return", "true", "false", "dense", "mlir", "inf", "nan"];
+const KEYWORDS: &[&str] = &[
+    "graph", "return", "true", "false", "dense", "mlir", "inf", "nan",
+];
 
 /// Attributes the printer leaves out: they are implied by the syntax.
 const IMPLIED: &[&str] = &["name", "operandSegmentSizes", "resultSegmentSizes"];
@@ -120,7 +122,8 @@ impl<'t> Printer<'t> {
     }
 
     fn problem(&mut self, indent: &str, what: String) {
-        self.out.push_str(&format!("{indent}# cannot print: {what}\n"));
+        self.out
+            .push_str(&format!("{indent}# cannot print: {what}\n"));
         self.problems.push(what);
     }
 
@@ -131,7 +134,10 @@ impl<'t> Printer<'t> {
             if o.name().as_string_ref().as_str() == Ok("func.func") {
                 functions.push(o);
             } else {
-                let what = format!("top-level op `{}`", o.name().as_string_ref().as_str().unwrap_or("?"));
+                let what = format!(
+                    "top-level op `{}`",
+                    o.name().as_string_ref().as_str().unwrap_or("?")
+                );
                 self.problem("", what);
             }
             op = o.next_in_block();
@@ -166,9 +172,13 @@ impl<'t> Printer<'t> {
         while let Some(o) = op {
             let op_name = o.name().as_string_ref().as_str().unwrap_or("?").to_string();
             if op_name == "func.return" {
-                let refs: Vec<String> = o.operands().map(|v| self.value_ref(&names, &v, "return")).collect();
+                let refs: Vec<String> = o
+                    .operands()
+                    .map(|v| self.value_ref(&names, &v, "return"))
+                    .collect();
                 if !refs.is_empty() {
-                    self.out.push_str(&format!("  return {}\n", refs.join(", ")));
+                    self.out
+                        .push_str(&format!("  return {}\n", refs.join(", ")));
                 }
             } else if op_name.starts_with("ascend.") {
                 self.node(&names, &o, &op_name);
@@ -188,14 +198,20 @@ impl<'t> Printer<'t> {
             ops.push(o);
             op = o.next_in_block();
         }
-        let mut taken: HashSet<String> = ops.iter().filter_map(|o| string_attr(o, "name")).collect();
+        let mut taken: HashSet<String> =
+            ops.iter().filter_map(|o| string_attr(o, "name")).collect();
         let mut used: HashSet<String> = HashSet::new();
         let mut counters: HashMap<String, usize> = HashMap::new();
         let mut names = HashMap::new();
         for o in &ops {
             let given = string_attr(o, "name").filter(|n| used.insert(n.clone()));
             let chosen = given.unwrap_or_else(|| {
-                let full = o.name().as_string_ref().as_str().unwrap_or("op").to_string();
+                let full = o
+                    .name()
+                    .as_string_ref()
+                    .as_str()
+                    .unwrap_or("op")
+                    .to_string();
                 let mnemonic = full.rsplit('.').next().unwrap_or("op").to_string();
                 let counter = counters.entry(mnemonic.clone()).or_insert(0);
                 loop {
@@ -216,7 +232,10 @@ impl<'t> Printer<'t> {
     fn value_ref(&mut self, names: &HashMap<usize, String>, v: &Value, user: &str) -> String {
         if let Ok(result) = OperationResult::try_from(*v) {
             let owner = result.owner();
-            let n = names.get(&op_key(&owner)).cloned().unwrap_or_else(|| "?".into());
+            let n = names
+                .get(&op_key(&owner))
+                .cloned()
+                .unwrap_or_else(|| "?".into());
             if is_ctrl(v) {
                 return format!("^{}", name(&n));
             }
@@ -251,7 +270,7 @@ impl<'t> Printer<'t> {
             self.problem("  ", format!("op `{op_name}` is not in the op table"));
             return;
         };
-        let is_data = def.is_some_and(|d| DATA_TYPES.contains(&d.ge_type.as_str()));
+        let is_data = def.is_some_and(is_data_like);
         let mut inputs = Vec::new();
         let mut arg_number = None;
         for (i, v) in o.operands().enumerate() {
@@ -274,20 +293,28 @@ impl<'t> Printer<'t> {
             match attrs.iter().find(|(k, _)| k == "index") {
                 None => attrs.push(("index".into(), arg.to_string())),
                 Some((_, v)) if *v != arg.to_string() => {
-                    let what = format!("Data `{node_name}` has index {v} but reads function argument {arg}");
+                    let what = format!(
+                        "Data `{node_name}` has index {v} but reads function argument {arg}"
+                    );
                     self.problem("  ", what);
                 }
                 Some(_) => {}
             }
         }
         attrs.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut results: Vec<String> = o.results().map(|r| types::ge_type(&r.r#type().to_string())).collect();
+        let mut results: Vec<String> = o
+            .results()
+            .map(|r| types::ge_type(&r.r#type().to_string()))
+            .collect();
         if o.results().last().is_some_and(|r| is_ctrl(&Value::from(r))) {
             results.pop();
         }
         let mut line = format!("  {} = {op_type}({})", name(&node_name), inputs.join(", "));
         if !attrs.is_empty() {
-            let attrs: Vec<String> = attrs.iter().map(|(k, v)| format!("{} = {v}", name(k))).collect();
+            let attrs: Vec<String> = attrs
+                .iter()
+                .map(|(k, v)| format!("{} = {v}", name(k)))
+                .collect();
             line.push_str(&format!(" {{{}}}", attrs.join(", ")));
         }
         line.push_str(" : ");
@@ -348,7 +375,9 @@ impl<'t> Printer<'t> {
 
 fn string_attr(o: &OperationRef, key: &str) -> Option<String> {
     let a = o.attribute(key).ok()?;
-    StringAttribute::try_from(a).ok().map(|s| s.value().to_string())
+    StringAttribute::try_from(a)
+        .ok()
+        .map(|s| s.value().to_string())
 }
 
 /// `dense<T>(v)` for splats, `dense<T>[v, ...]` otherwise; `None` when the `.ge` form cannot
@@ -366,11 +395,17 @@ fn dense(a: Attribute) -> Option<String> {
         return Some(format!("dense<{ge_ty}>[]"));
     }
     if d.is_splat() {
-        return Some(format!("dense<{ge_ty}>({})", scalar(element, d.splat_value())?));
+        return Some(format!(
+            "dense<{ge_ty}>({})",
+            scalar(element, d.splat_value())?
+        ));
     }
     let values: Vec<String> = match element {
         Element::Float(kind @ (FloatKind::F16 | FloatKind::BF16)) => {
-            half_values(kind, &a.to_string(), d.len())?.into_iter().map(|v| kind.format(v)).collect()
+            half_values(kind, &a.to_string(), d.len())?
+                .into_iter()
+                .map(|v| kind.format(v))
+                .collect()
         }
         Element::Float(kind) => (0..d.len())
             .map(|i| match kind {
@@ -378,7 +413,9 @@ fn dense(a: Attribute) -> Option<String> {
                 _ => d.f64_element(i).ok().map(|v| kind.format(v)),
             })
             .collect::<Option<_>>()?,
-        Element::Bool => (0..d.len()).map(|i| d.bool_element(i).ok().map(|b| b.to_string())).collect::<Option<_>>()?,
+        Element::Bool => (0..d.len())
+            .map(|i| d.bool_element(i).ok().map(|b| b.to_string()))
+            .collect::<Option<_>>()?,
         Element::Int { bits, unsigned } => (0..d.len())
             .map(|i| int_element(&d, i, bits, unsigned))
             .collect::<Option<_>>()?,
@@ -402,13 +439,23 @@ fn int_element(d: &DenseElementsAttribute, i: usize, bits: u32, unsigned: bool) 
 
 fn scalar(element: Element, a: Attribute) -> Option<String> {
     match element {
-        Element::Float(kind) => FloatAttribute::try_from(a).ok().map(|f| kind.format(f.value())),
+        Element::Float(kind) => FloatAttribute::try_from(a)
+            .ok()
+            .map(|f| kind.format(f.value())),
         Element::Bool => BoolAttribute::try_from(a)
             .ok()
             .map(|b| b.value().to_string())
-            .or_else(|| IntegerAttribute::try_from(a).ok().map(|i| (i.value() != 0).to_string())),
-        Element::Int { unsigned: true, .. } => IntegerAttribute::try_from(a).ok().map(|i| i.unsigned_value().to_string()),
-        Element::Int { .. } => IntegerAttribute::try_from(a).ok().map(|i| i.value().to_string()),
+            .or_else(|| {
+                IntegerAttribute::try_from(a)
+                    .ok()
+                    .map(|i| (i.value() != 0).to_string())
+            }),
+        Element::Int { unsigned: true, .. } => IntegerAttribute::try_from(a)
+            .ok()
+            .map(|i| i.unsigned_value().to_string()),
+        Element::Int { .. } => IntegerAttribute::try_from(a)
+            .ok()
+            .map(|i| i.value().to_string()),
     }
 }
 
@@ -418,23 +465,26 @@ fn scalar(element: Element, a: Attribute) -> Option<String> {
 fn half_values(kind: FloatKind, text: &str, count: usize) -> Option<Vec<f64>> {
     let body = text.strip_prefix("dense<")?;
     let body = &body[..body.rfind("> :")?];
-    let values: Vec<f64> = if let Some(hex) = body.strip_prefix("\"0x").and_then(|b| b.strip_suffix('"')) {
-        let bytes: Vec<u8> = (0..hex.len() / 2)
-            .map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
-            .collect::<Option<_>>()?;
-        bytes
-            .chunks_exact(2)
-            .map(|c| kind.decode(u64::from(u16::from_le_bytes([c[0], c[1]]))))
-            .collect()
-    } else {
-        body.split(|c: char| c == '[' || c == ']' || c == ',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-                Some(hex) => u64::from_str_radix(hex, 16).ok().map(|b| kind.decode(b)),
-                None => s.parse::<f64>().ok().map(|v| kind.round(v)),
-            })
-            .collect::<Option<_>>()?
-    };
+    let values: Vec<f64> =
+        if let Some(hex) = body.strip_prefix("\"0x").and_then(|b| b.strip_suffix('"')) {
+            let bytes: Vec<u8> = (0..hex.len() / 2)
+                .map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
+                .collect::<Option<_>>()?;
+            bytes
+                .chunks_exact(2)
+                .map(|c| kind.decode(u64::from(u16::from_le_bytes([c[0], c[1]]))))
+                .collect()
+        } else {
+            body.split(['[', ']', ','])
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(
+                    |s| match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+                        Some(hex) => u64::from_str_radix(hex, 16).ok().map(|b| kind.decode(b)),
+                        None => s.parse::<f64>().ok().map(|v| kind.round(v)),
+                    },
+                )
+                .collect::<Option<_>>()?
+        };
     (values.len() == count).then_some(values)
 }

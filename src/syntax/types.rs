@@ -33,7 +33,10 @@ pub fn mlir_element(dtype: &str) -> Option<&'static str> {
 
 /// The canonical `.ge` dtype of an MLIR element type.
 pub fn ge_dtype(element: &str) -> Option<&'static str> {
-    DTYPES.iter().find(|(_, m)| *m == element).map(|(ge, _)| *ge)
+    DTYPES
+        .iter()
+        .find(|(_, m)| *m == element)
+        .map(|(ge, _)| *ge)
 }
 
 /// All dtype names, for "expected one of" hints.
@@ -47,7 +50,10 @@ pub enum Element {
     Float(FloatKind),
     Bool,
     /// Integer of this many bits, signless (`i8`..) or unsigned (`u8`..).
-    Int { bits: u32, unsigned: bool },
+    Int {
+        bits: u32,
+        unsigned: bool,
+    },
 }
 
 impl Element {
@@ -63,7 +69,10 @@ impl Element {
                     Some(d) => (true, d),
                     None => (false, element.strip_prefix('i')?),
                 };
-                let bits = digits.parse().ok().filter(|b| [8, 16, 32, 64].contains(b))?;
+                let bits = digits
+                    .parse()
+                    .ok()
+                    .filter(|b| [8, 16, 32, 64].contains(b))?;
                 Element::Int { bits, unsigned }
             }
         })
@@ -72,10 +81,14 @@ impl Element {
     /// The range of an integer element (signless integers are read as signed).
     pub fn int_range(self) -> Option<(i128, i128)> {
         match self {
-            Element::Int { bits, unsigned: true } => Some((0, (1i128 << bits) - 1)),
-            Element::Int { bits, unsigned: false } => {
-                Some((-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1))
-            }
+            Element::Int {
+                bits,
+                unsigned: true,
+            } => Some((0, (1i128 << bits) - 1)),
+            Element::Int {
+                bits,
+                unsigned: false,
+            } => Some((-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)),
             _ => None,
         }
     }
@@ -120,7 +133,10 @@ pub fn split_tensor(text: &str) -> Option<TensorParts<'_>> {
     let element = parts.pop()?;
     if let [only] = parts.as_slice() {
         if *only == "*" {
-            return Some(TensorParts { dims: None, element });
+            return Some(TensorParts {
+                dims: None,
+                element,
+            });
         }
     }
     let dims = parts
@@ -177,8 +193,14 @@ mod tests {
             mlir_tensor(&tt("f32", Some(vec![Some(4), Some(8)]))).unwrap(),
             "tensor<4x8xf32>"
         );
-        assert_eq!(mlir_tensor(&tt("u8", Some(vec![None]))).unwrap(), "tensor<?xui8>");
-        assert_eq!(mlir_tensor(&tt("bool", Some(vec![]))).unwrap(), "tensor<i1>");
+        assert_eq!(
+            mlir_tensor(&tt("u8", Some(vec![None]))).unwrap(),
+            "tensor<?xui8>"
+        );
+        assert_eq!(
+            mlir_tensor(&tt("bool", Some(vec![]))).unwrap(),
+            "tensor<i1>"
+        );
         assert_eq!(mlir_tensor(&tt("bf16", None)).unwrap(), "tensor<*xbf16>");
         assert!(mlir_tensor(&tt("f31", None)).is_err());
     }
@@ -199,9 +221,18 @@ mod tests {
 
     #[test]
     fn elements() {
-        assert_eq!(Element::of_mlir("ui16"), Some(Element::Int { bits: 16, unsigned: true }));
+        assert_eq!(
+            Element::of_mlir("ui16"),
+            Some(Element::Int {
+                bits: 16,
+                unsigned: true
+            })
+        );
         assert_eq!(Element::of_mlir("i1"), Some(Element::Bool));
         assert_eq!(Element::of_mlir("i7"), None);
-        assert_eq!(Element::of_mlir("i8").unwrap().int_range(), Some((-128, 127)));
+        assert_eq!(
+            Element::of_mlir("i8").unwrap().int_range(),
+            Some((-128, 127))
+        );
     }
 }

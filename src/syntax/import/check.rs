@@ -2,7 +2,10 @@
 //! inputs, MLIR types and attributes, segment sizes, a topological order), or every error
 //! found, each located and, where one helps, with a hint.
 
-use super::lower_attr::{Lowering, SymbolUse};
+use super::{
+    lower_attr::{Lowering, SymbolUse},
+    table_hooks,
+};
 use crate::dialect::{Arity, ArityError, Group, OpDef, OpTable};
 use crate::syntax::{
     ast::{self, AttrValueKind, Input, OpTypeKind, Span},
@@ -18,23 +21,20 @@ use std::{
     collections::{BinaryHeap, HashMap},
 };
 
-/// GE types whose node is a graph input: the op consumes function argument `index`.
-pub const DATA_TYPES: &[&str] = &["Data", "RefData"];
-
 /// The MLIR name of the generic op.
 pub const GENERIC_OP: &str = "ascend.op";
-
-/// GE's attribute names for subgraph references (If, Case, While, PartitionedCall and their
-/// Stateless/Stateful variants). Only these are checked against the subgraph signature; other
-/// symbol attributes are references, not calls. To be replaced by the table's
-/// `subgraph_attrs` once it has them.
-const SUBGRAPH_ATTRS: &[&str] = &["then_branch", "else_branch", "branches", "cond", "body", "f"];
 
 /// Attributes the importer sets itself; a user must not write them.
 const RESERVED: &[(&str, &str)] = &[
     ("name", "the node name is the `name` attribute"),
-    ("operandSegmentSizes", "the importer computes segment sizes from the op table"),
-    ("resultSegmentSizes", "the importer computes segment sizes from the op table"),
+    (
+        "operandSegmentSizes",
+        "the importer computes segment sizes from the op table",
+    ),
+    (
+        "resultSegmentSizes",
+        "the importer computes segment sizes from the op table",
+    ),
 ];
 
 pub struct CheckedFile<'c> {
@@ -69,13 +69,16 @@ pub struct CheckedNode<'c> {
     pub arg_index: Option<usize>,
     pub operand_segments: Option<Vec<i32>>,
     pub result_segments: Option<Vec<i32>>,
-    /// `(attribute, symbol)` per `@graph` the node's attributes reference.
+    /// `(attribute, symbol)` per subgraph the node calls (the table's subgraph attributes).
     subgraphs: Vec<(String, SymbolUse)>,
     /// For table ops: how many leading data inputs stay with the op (If's `cond`, Case's
     /// `branch_index`) before the rest are passed to the subgraphs. `None` for the generic
     /// op, whose subgraph convention is unknown.
     subgraph_skip: Option<usize>,
 }
+
+/// A node's data inputs `(node, output)` and control inputs; `None` when one failed.
+type ResolvedInputs = (Option<Vec<(usize, usize)>>, Option<Vec<usize>>);
 
 /// What a node's op type resolved to.
 #[derive(Clone, Copy)]
@@ -121,15 +124,23 @@ pub fn check_file<'c>(
         graph_index: HashMap::new(),
     };
     if let Err(message) = cx.lowering.ctrl_type() {
-        return Err(vec![Diagnostic::new(message, Span::new(0, 0), "while importing this file")]);
+        return Err(vec![Diagnostic::new(
+            message,
+            Span::new(0, 0),
+            "while importing this file",
+        )]);
     }
     for (i, g) in file.graphs.iter().enumerate() {
         if let Some(&first) = cx.graph_index.get(&g.name.text) {
             let first_span = file.graphs[first].name.span;
             cx.diags.push(
-                Diagnostic::new(format!("duplicate graph name `{}`", g.name.text), g.name.span, "defined again here")
-                    .with_secondary(first_span, "first defined here")
-                    .with_hint("every graph of a file needs its own name"),
+                Diagnostic::new(
+                    format!("duplicate graph name `{}`", g.name.text),
+                    g.name.span,
+                    "defined again here",
+                )
+                .with_secondary(first_span, "first defined here")
+                .with_hint("every graph of a file needs its own name"),
             );
         } else {
             cx.graph_index.insert(g.name.text.clone(), i);
@@ -139,10 +150,7 @@ pub fn check_file<'c>(
     if !cx.diags.is_empty() {
         return Err(cx.diags);
     }
-    let mut graphs: Vec<CheckedGraph> = partial
-        .into_iter()
-        .map(|g| finish_graph(g))
-        .collect();
+    let mut graphs: Vec<CheckedGraph> = partial.into_iter().map(|g| finish_graph(g)).collect();
     for (g, graph) in file.graphs.iter().zip(&graphs) {
         cx.check_subgraph_uses(file, g, graph, &graphs);
     }
@@ -155,7 +163,11 @@ pub fn check_file<'c>(
     if !cx.diags.is_empty() {
         return Err(cx.diags);
     }
-    let root = file.graphs.iter().position(|g| g.name.text == "main").unwrap_or(0);
+    let root = file
+        .graphs
+        .iter()
+        .position(|g| g.name.text == "main")
+        .unwrap_or(0);
     Ok(CheckedFile { graphs, root })
 }
 
@@ -176,9 +188,23 @@ fn finish_graph<'c>(g: PartialGraph<'c, '_>) -> CheckedGraph<'c> {
             arg_index: p.arg_index,
             operand_segments: p.segments.0,
             result_segments: p.segments.1,
-            subgraphs: p.symbols,
+            subgraphs: match p.op {
+                Some(OpKind::Known(def)) => {
+                    let attrs = table_hooks::subgraph_attrs(def);
+                    p.symbols
+                        .into_iter()
+                        .filter(|(k, _)| attrs.contains(&k.as_str()))
+                        .collect()
+                }
+                _ => Vec::new(),
+            },
             subgraph_skip: match p.op {
-                Some(OpKind::Known(def)) => Some(def.inputs.iter().take_while(|g| g.arity == Arity::Single).count()),
+                Some(OpKind::Known(def)) => Some(
+                    def.inputs
+                        .iter()
+                        .take_while(|g| g.arity == Arity::Single)
+                        .count(),
+                ),
                 _ => None,
             },
         })
@@ -204,7 +230,10 @@ fn show(t: Type<'_>) -> String {
 fn show_list(ts: &[Type<'_>]) -> String {
     match ts {
         [one] => show(*one),
-        _ => format!("({})", ts.iter().map(|t| show(*t)).collect::<Vec<_>>().join(", ")),
+        _ => format!(
+            "({})",
+            ts.iter().map(|t| show(*t)).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 
@@ -214,9 +243,13 @@ impl<'c, 't> Checker<'c, 't> {
         for (i, n) in g.nodes.iter().enumerate() {
             if let Some(&first) = by_name.get(n.name.text.as_str()) {
                 self.diags.push(
-                    Diagnostic::new(format!("duplicate node name `{}`", n.name.text), n.name.span, "defined again here")
-                        .with_secondary(g.nodes[first].name.span, "first defined here")
-                        .with_hint("node names must be unique within a graph"),
+                    Diagnostic::new(
+                        format!("duplicate node name `{}`", n.name.text),
+                        n.name.span,
+                        "defined again here",
+                    )
+                    .with_secondary(g.nodes[first].name.span, "first defined here")
+                    .with_hint("node names must be unique within a graph"),
                 );
             } else {
                 by_name.insert(&n.name.text, i);
@@ -225,9 +258,12 @@ impl<'c, 't> Checker<'c, 't> {
         let mut nodes: Vec<Partial> = g.nodes.iter().map(|n| self.node(n)).collect();
         for (i, n) in g.nodes.iter().enumerate() {
             let (data_in, ctrl_in) = self.inputs(g, &by_name, n);
-            let is_data = matches!(nodes[i].op, Some(OpKind::Known(d)) if DATA_TYPES.contains(&d.ge_type.as_str()));
+            let is_data =
+                matches!(nodes[i].op, Some(OpKind::Known(d)) if table_hooks::is_data_like(d));
             if is_data {
-                if let Some(Input::Data { span, .. }) = n.inputs.iter().find(|i| matches!(i, Input::Data { .. })) {
+                if let Some(Input::Data { span, .. }) =
+                    n.inputs.iter().find(|i| matches!(i, Input::Data { .. }))
+                {
                     self.diags.push(
                         Diagnostic::new("a Data node takes no data inputs", *span, "not allowed here")
                             .with_hint("its value is graph input `index`; only control inputs (`^n`) may be given"),
@@ -238,17 +274,28 @@ impl<'c, 't> Checker<'c, 't> {
             nodes[i].ctrl_in = ctrl_in;
         }
         let args = self.data_indices(g, &nodes);
-        let results = g.ret.as_ref().map_or(Some(Vec::new()), |ret| self.return_inputs(g, &by_name, ret));
+        let results = g
+            .ret
+            .as_ref()
+            .map_or(Some(Vec::new()), |ret| self.return_inputs(g, &by_name, ret));
         for (i, n) in g.nodes.iter().enumerate() {
             let segments = self.arity(n, &nodes[i], &nodes);
             nodes[i].segments = segments.unwrap_or_default();
         }
-        PartialGraph { nodes, args, results }
+        PartialGraph {
+            nodes,
+            args,
+            results,
+        }
     }
 
     fn node(&mut self, n: &ast::Node) -> Partial<'c, 't> {
         let op = match &n.op_type.kind {
-            OpTypeKind::Known(t) => match self.table.by_ge_type(t).filter(|d| d.op_name() != GENERIC_OP) {
+            OpTypeKind::Known(t) => match self
+                .table
+                .by_ge_type(t)
+                .filter(|d| d.op_name() != GENERIC_OP)
+            {
                 Some(def) => Some(OpKind::Known(def)),
                 None => {
                     self.diags.push(self.unknown_op(t, n.op_type.span));
@@ -256,7 +303,8 @@ impl<'c, 't> Checker<'c, 't> {
                 }
             },
             OpTypeKind::Generic(t) if t.is_empty() => {
-                self.diags.push(Diagnostic::new("empty op type", n.op_type.span, "here"));
+                self.diags
+                    .push(Diagnostic::new("empty op type", n.op_type.span, "here"));
                 None
             }
             OpTypeKind::Generic(_) => Some(OpKind::Generic),
@@ -277,7 +325,7 @@ impl<'c, 't> Checker<'c, 't> {
         }
         let mut symbols = Vec::new();
         let attrs = self.attrs(n, matches!(op, Some(OpKind::Generic)), &mut symbols);
-        let is_data = matches!(op, Some(OpKind::Known(d)) if DATA_TYPES.contains(&d.ge_type.as_str()));
+        let is_data = matches!(op, Some(OpKind::Known(d)) if table_hooks::is_data_like(d));
         let arg_index = if is_data { self.data_index(n) } else { None };
         Partial {
             op,
@@ -292,13 +340,23 @@ impl<'c, 't> Checker<'c, 't> {
     }
 
     fn unknown_op(&self, t: &str, span: Span) -> Diagnostic {
-        let known = self.table.ops().iter().filter(|d| d.op_name() != GENERIC_OP).map(|d| d.ge_type.as_str());
+        let known = self
+            .table
+            .ops()
+            .iter()
+            .filter(|d| d.op_name() != GENERIC_OP)
+            .map(|d| d.ge_type.as_str());
         let generic = format!("to use an op the table does not know, quote its type: `\"{t}\"(...)` is the generic op `{GENERIC_OP}`");
         let hint = match nearest(t, known) {
             Some(best) => format!("did you mean `{best}`? Or, {generic}"),
             None => generic.replacen("to", "To", 1),
         };
-        Diagnostic::new(format!("unknown op type `{t}`"), span, "not in the op table").with_hint(hint)
+        Diagnostic::new(
+            format!("unknown op type `{t}`"),
+            span,
+            "not in the op table",
+        )
+        .with_hint(hint)
     }
 
     fn attrs(
@@ -314,18 +372,32 @@ impl<'c, 't> Checker<'c, 't> {
             let key = a.key.text.as_str();
             if let Some(first) = seen.insert(key, a.key.span) {
                 self.diags.push(
-                    Diagnostic::new(format!("duplicate attribute `{key}`"), a.key.span, "set again here")
-                        .with_secondary(first, "first set here"),
+                    Diagnostic::new(
+                        format!("duplicate attribute `{key}`"),
+                        a.key.span,
+                        "set again here",
+                    )
+                    .with_secondary(first, "first set here"),
                 );
                 ok = false;
                 continue;
             }
-            let reserved = RESERVED.iter().find(|(k, _)| *k == key).map(|(_, why)| *why);
-            let reserved = reserved.or_else(|| (generic && key == "type").then_some("the quoted op type is the generic op's `type` attribute"));
+            let reserved = RESERVED
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, why)| *why);
+            let reserved = reserved.or_else(|| {
+                (generic && key == "type")
+                    .then_some("the quoted op type is the generic op's `type` attribute")
+            });
             if let Some(why) = reserved {
                 self.diags.push(
-                    Diagnostic::new(format!("attribute `{key}` is set by the importer"), a.key.span, "reserved")
-                        .with_hint(why),
+                    Diagnostic::new(
+                        format!("attribute `{key}` is set by the importer"),
+                        a.key.span,
+                        "reserved",
+                    )
+                    .with_hint(why),
                 );
                 ok = false;
                 continue;
@@ -348,7 +420,10 @@ impl<'c, 't> Checker<'c, 't> {
                     );
                     d = match nearest(&u.graph.text, names) {
                         Some(best) => d.with_hint(format!("did you mean `@{best}`?")),
-                        None => d.with_hint(format!("add `graph {} {{ ... }}` to the file", u.graph.text)),
+                        None => d.with_hint(format!(
+                            "add `graph {} {{ ... }}` to the file",
+                            u.graph.text
+                        )),
                     };
                     self.diags.push(d);
                     ok = false;
@@ -359,7 +434,10 @@ impl<'c, 't> Checker<'c, 't> {
         if generic {
             if let OpTypeKind::Generic(t) = &n.op_type.kind {
                 let ctx = self.lowering.context();
-                out.push(("type".into(), melior::ir::attribute::StringAttribute::new(ctx, t).into()));
+                out.push((
+                    "type".into(),
+                    melior::ir::attribute::StringAttribute::new(ctx, t).into(),
+                ));
             }
         }
         ok.then_some(out)
@@ -369,8 +447,12 @@ impl<'c, 't> Checker<'c, 't> {
     fn data_index(&mut self, n: &ast::Node) -> Option<usize> {
         let Some(attr) = n.attrs.iter().find(|a| a.key.text == "index") else {
             self.diags.push(
-                Diagnostic::new("Data node without `index`", n.name.span, "which graph input is this?")
-                    .with_hint("write `Data() {index = 0}`: the node is graph input `index`"),
+                Diagnostic::new(
+                    "Data node without `index`",
+                    n.name.span,
+                    "which graph input is this?",
+                )
+                .with_hint("write `Data() {index = 0}`: the node is graph input `index`"),
             );
             return None;
         };
@@ -393,7 +475,7 @@ impl<'c, 't> Checker<'c, 't> {
         g: &ast::Graph,
         by_name: &HashMap<&str, usize>,
         n: &ast::Node,
-    ) -> (Option<Vec<(usize, usize)>>, Option<Vec<usize>>) {
+    ) -> ResolvedInputs {
         let mut data = Some(Vec::new());
         let mut ctrl = Some(Vec::new());
         let mut first_ctrl: Option<Span> = None;
@@ -402,9 +484,13 @@ impl<'c, 't> Checker<'c, 't> {
                 Input::Data { .. } => {
                     if let Some(c) = first_ctrl {
                         self.diags.push(
-                            Diagnostic::new("data input after a control input", input.span(), "data input")
-                                .with_secondary(c, "control input")
-                                .with_hint("control inputs (`^n`) come after all data inputs"),
+                            Diagnostic::new(
+                                "data input after a control input",
+                                input.span(),
+                                "data input",
+                            )
+                            .with_secondary(c, "control input")
+                            .with_hint("control inputs (`^n`) come after all data inputs"),
                         );
                         data = None;
                     }
@@ -426,7 +512,8 @@ impl<'c, 't> Checker<'c, 't> {
                             }
                         }
                         None => {
-                            self.diags.push(self.undefined(g, by_name, &node.text, *span, ""));
+                            self.diags
+                                .push(self.undefined(g, by_name, &node.text, *span, ""));
                             ctrl = None;
                         }
                     }
@@ -436,7 +523,12 @@ impl<'c, 't> Checker<'c, 't> {
         (data, ctrl)
     }
 
-    fn resolve_data(&mut self, g: &ast::Graph, by_name: &HashMap<&str, usize>, input: &Input) -> Option<(usize, usize)> {
+    fn resolve_data(
+        &mut self,
+        g: &ast::Graph,
+        by_name: &HashMap<&str, usize>,
+        input: &Input,
+    ) -> Option<(usize, usize)> {
         let Input::Data { node, index, span } = input else {
             return None;
         };
@@ -446,7 +538,8 @@ impl<'c, 't> Checker<'c, 't> {
             None => node.text.clone(),
         };
         let Some(&producer) = by_name.get(node.text.as_str()) else {
-            self.diags.push(self.undefined(g, by_name, &shown, *span, &node.text));
+            self.diags
+                .push(self.undefined(g, by_name, &shown, *span, &node.text));
             return None;
         };
         let outputs = g.nodes[producer].result_types.len();
@@ -467,16 +560,32 @@ impl<'c, 't> Checker<'c, 't> {
         Some((producer, k))
     }
 
-    fn undefined(&self, g: &ast::Graph, by_name: &HashMap<&str, usize>, shown: &str, span: Span, name: &str) -> Diagnostic {
+    fn undefined(
+        &self,
+        g: &ast::Graph,
+        by_name: &HashMap<&str, usize>,
+        shown: &str,
+        span: Span,
+        name: &str,
+    ) -> Diagnostic {
         let name = if name.is_empty() { shown } else { name };
-        let mut d = Diagnostic::new(format!("undefined value `{shown}`"), span, format!("no node `{name}` in graph `{}`", g.name.text));
+        let mut d = Diagnostic::new(
+            format!("undefined value `{shown}`"),
+            span,
+            format!("no node `{name}` in graph `{}`", g.name.text),
+        );
         if let Some(best) = nearest(name, by_name.keys().copied()) {
             d = d.with_hint(format!("did you mean `{best}`?"));
         }
         d
     }
 
-    fn return_inputs(&mut self, g: &ast::Graph, by_name: &HashMap<&str, usize>, ret: &ast::Return) -> Option<Vec<(usize, usize)>> {
+    fn return_inputs(
+        &mut self,
+        g: &ast::Graph,
+        by_name: &HashMap<&str, usize>,
+        ret: &ast::Return,
+    ) -> Option<Vec<(usize, usize)>> {
         let mut out = Some(Vec::new());
         for input in &ret.inputs {
             match input {
@@ -510,19 +619,32 @@ impl<'c, 't> Checker<'c, 't> {
             }
             if let Some(first) = by_index[index] {
                 self.diags.push(
-                    Diagnostic::new(format!("duplicate Data index {index} in graph `{}`", g.name.text), index_span(&g.nodes[i]), "used again here")
-                        .with_secondary(index_span(&g.nodes[first]), "first used here")
-                        .with_hint("each graph input is read by exactly one Data node"),
+                    Diagnostic::new(
+                        format!("duplicate Data index {index} in graph `{}`", g.name.text),
+                        index_span(&g.nodes[i]),
+                        "used again here",
+                    )
+                    .with_secondary(index_span(&g.nodes[first]), "first used here")
+                    .with_hint("each graph input is read by exactly one Data node"),
                 );
             } else {
                 by_index[index] = Some(i);
             }
         }
-        let missing: Vec<String> = by_index.iter().enumerate().filter(|(_, n)| n.is_none()).map(|(i, _)| i.to_string()).collect();
+        let missing: Vec<String> = by_index
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.is_none())
+            .map(|(i, _)| i.to_string())
+            .collect();
         if !missing.is_empty() {
             self.diags.push(
                 Diagnostic::new(
-                    format!("Data indices of graph `{}` have a gap: no Data node has index {}", g.name.text, missing.join(", ")),
+                    format!(
+                        "Data indices of graph `{}` have a gap: no Data node has index {}",
+                        g.name.text,
+                        missing.join(", ")
+                    ),
                     g.name.span,
                     format!("inputs are 0..{}", by_index.len()),
                 )
@@ -534,7 +656,12 @@ impl<'c, 't> Checker<'c, 't> {
 
     /// Operand and result counts (and variadic group types) against the op table.
     #[allow(clippy::type_complexity)]
-    fn arity(&mut self, n: &ast::Node, p: &Partial<'c, 't>, nodes: &[Partial<'c, 't>]) -> Option<(Option<Vec<i32>>, Option<Vec<i32>>)> {
+    fn arity(
+        &mut self,
+        n: &ast::Node,
+        p: &Partial<'c, 't>,
+        nodes: &[Partial<'c, 't>],
+    ) -> Option<(Option<Vec<i32>>, Option<Vec<i32>>)> {
         let results = p.results.as_ref()?;
         let data_in = p.data_in.as_ref()?;
         let ctrl = p.ctrl_in.as_ref()?.len();
@@ -553,24 +680,34 @@ impl<'c, 't> Checker<'c, 't> {
             // A Data op's one data operand is its function argument, of its result type.
             types = results.first().copied().into_iter().collect();
         }
-        let data_inputs: Vec<&Input> = n.inputs.iter().filter(|i| matches!(i, Input::Data { .. })).collect();
+        let data_inputs: Vec<&Input> = n
+            .inputs
+            .iter()
+            .filter(|i| matches!(i, Input::Data { .. }))
+            .collect();
         let operands = match def.operand_segments(&types, ctrl) {
             Ok(s) => Some(s),
             Err(e) => {
                 let d = match e {
-                    ArityError::MixedTypes { group, first, other } => {
+                    ArityError::MixedTypes {
+                        group,
+                        first,
+                        other,
+                    } => {
                         let at = |i: usize| data_inputs.get(i).map_or(n.op_type.span, |x| x.span());
                         Diagnostic::new(format!("type mismatch: inputs of `{}` in variadic group `{group}` differ", n.name.text), at(other), format!("this input is {}", show(types[other])))
                             .with_secondary(at(first), format!("this one is {}", show(types[first])))
                             .with_note("IRDL binds one type per variadic group, so all its values must have the same type")
                     }
-                    _ => self.count_error(n, def, "input", &def.inputs, types.len(), n.op_type.span),
+                    _ => {
+                        self.count_error(n, def, "input", &def.inputs, types.len(), n.op_type.span)
+                    }
                 };
                 self.diags.push(d);
                 None
             }
         };
-        let results = match def.result_segments(results) {
+        let result_segs = match def.result_segments(results) {
             Ok(s) => Some(s),
             Err(e) => {
                 let d = match e {
@@ -586,10 +723,73 @@ impl<'c, 't> Checker<'c, 't> {
                 None
             }
         };
-        Some((operands?, results?))
+        let (operands, result_sizes) = (operands?, result_segs?);
+        let sets = table_hooks::same_type_sets(def);
+        for v in same_type_violations(
+            def,
+            sets,
+            &types,
+            results,
+            operands.as_deref(),
+            result_sizes.as_deref(),
+        ) {
+            let where_ = |x: ValueRef| match x {
+                ValueRef::Input(i) => (
+                    data_inputs.get(i).map_or(n.op_type.span, |x| x.span()),
+                    format!("input {i}"),
+                    types[i],
+                ),
+                ValueRef::Output(i) => (n.results_span, format!("output {i}"), results[i]),
+            };
+            let (at, what, have) = where_(v.other);
+            let (first_at, first_what, want) = where_(v.first);
+            self.diags.push(
+                Diagnostic::new(
+                    format!(
+                        "type mismatch: {what} of `{}` is {} but {first_what} is {}",
+                        n.name.text,
+                        show(have),
+                        show(want)
+                    ),
+                    at,
+                    format!("this is {}", show(have)),
+                )
+                .with_secondary(first_at, format!("this is {}", show(want)))
+                .with_note(format!(
+                    "{} requires one type for {}",
+                    def.ge_type,
+                    v.set.join(", ")
+                )),
+            );
+        }
+        let present = |k: &str| {
+            n.attrs.iter().any(|a| a.key.text == k)
+                || k == "type" && matches!(n.op_type.kind, OpTypeKind::Generic(_))
+        };
+        for key in table_hooks::required_attrs(def) {
+            if !present(key) {
+                self.diags.push(
+                    Diagnostic::new(
+                        format!("`{}` needs attribute `{key}`", n.name.text),
+                        n.name.span,
+                        format!("{} requires `{key}`", def.ge_type),
+                    )
+                    .with_hint(format!("add `{{{key} = ...}}` to the node")),
+                );
+            }
+        }
+        Some((operands, result_sizes))
     }
 
-    fn count_error(&self, n: &ast::Node, def: &OpDef, what: &str, groups: &[Group], got: usize, span: Span) -> Diagnostic {
+    fn count_error(
+        &self,
+        n: &ast::Node,
+        def: &OpDef,
+        what: &str,
+        groups: &[Group],
+        got: usize,
+        span: Span,
+    ) -> Diagnostic {
         let (min, max) = arity_range(groups);
         let expected = match max {
             Some(max) if max == min => format!("{min}"),
@@ -602,11 +802,23 @@ impl<'c, 't> Checker<'c, 't> {
         };
         let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
         Diagnostic::new(
-            format!("wrong number of {what}s for `{}`: {op} takes {expected} data {what}s, got {got}", n.name.text),
+            format!(
+                "wrong number of {what}s for `{}`: {op} takes {expected} data {what}s, got {got}",
+                n.name.text
+            ),
             span,
             format!("{got} {what}{}", if got == 1 { "" } else { "s" }),
         )
-        .with_note(format!("{} ({}) {what}s: {}", op, def.op_name(), if names.is_empty() { "none".to_string() } else { names.join(", ") }))
+        .with_note(format!(
+            "{} ({}) {what}s: {}",
+            op,
+            def.op_name(),
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        ))
     }
 
     /// Operand and result types of ops with subgraphs against the subgraphs' signatures.
@@ -615,30 +827,55 @@ impl<'c, 't> Checker<'c, 't> {
     /// (If: all but `cond`; Case: all but `branch_index`; While, PartitionedCall: all), in
     /// order, as the subgraph's Data indices. A subgraph's outputs are the op's outputs,
     /// except a `cond` subgraph (While), which returns one predicate.
-    fn check_subgraph_uses(&mut self, file: &ast::File, g: &ast::Graph, graph: &CheckedGraph<'c>, all: &[CheckedGraph<'c>]) {
+    fn check_subgraph_uses(
+        &mut self,
+        file: &ast::File,
+        g: &ast::Graph,
+        graph: &CheckedGraph<'c>,
+        all: &[CheckedGraph<'c>],
+    ) {
         for (i, node) in graph.nodes.iter().enumerate() {
-            let Some(skip) = node.subgraph_skip else { continue };
+            let Some(skip) = node.subgraph_skip else {
+                continue;
+            };
             if node.subgraphs.is_empty() {
                 continue;
             }
             let n = &g.nodes[i];
-            let data_inputs: Vec<&Input> = n.inputs.iter().filter(|x| matches!(x, Input::Data { .. })).collect();
+            let data_inputs: Vec<&Input> = n
+                .inputs
+                .iter()
+                .filter(|x| matches!(x, Input::Data { .. }))
+                .collect();
             let skip = skip.min(node.data_in.len());
-            let passed: Vec<Type> = node.data_in[skip..].iter().map(|&(p, k)| graph.nodes[p].results[k]).collect();
+            let passed: Vec<Type> = node.data_in[skip..]
+                .iter()
+                .map(|&(p, k)| graph.nodes[p].results[k])
+                .collect();
             let op = match &n.op_type.kind {
                 OpTypeKind::Known(t) | OpTypeKind::Generic(t) => t.as_str(),
             };
-            for (key, symbol) in node.subgraphs.iter().filter(|(k, _)| SUBGRAPH_ATTRS.contains(&k.as_str())) {
-                let Some(&si) = self.graph_index.get(&symbol.graph.text) else { continue };
+            for (key, symbol) in &node.subgraphs {
+                let Some(&si) = self.graph_index.get(&symbol.graph.text) else {
+                    continue;
+                };
                 let (sub, sub_ast) = (&all[si], &file.graphs[si]);
                 let sg = &sub_ast.name.text;
                 if passed.len() != sub.arg_types.len() {
                     let mut d = Diagnostic::new(
-                        format!("`{}` ({op}) passes {} inputs to graph `{sg}`, which takes {}", n.name.text, passed.len(), sub.arg_types.len()),
+                        format!(
+                            "`{}` ({op}) passes {} inputs to graph `{sg}`, which takes {}",
+                            n.name.text,
+                            passed.len(),
+                            sub.arg_types.len()
+                        ),
                         symbol.graph.span,
                         format!("`{key}` is called with {} inputs", passed.len()),
                     )
-                    .with_secondary(sub_ast.name.span, format!("takes {} inputs (its Data nodes)", sub.arg_types.len()));
+                    .with_secondary(
+                        sub_ast.name.span,
+                        format!("takes {} inputs (its Data nodes)", sub.arg_types.len()),
+                    );
                     if skip > 0 {
                         d = d.with_note(format!("the first {skip} data input(s) of {op} stay with the op; the rest go to the subgraph"));
                     }
@@ -646,7 +883,9 @@ impl<'c, 't> Checker<'c, 't> {
                 } else {
                     for (j, (have, want)) in passed.iter().zip(&sub.arg_types).enumerate() {
                         if have != want {
-                            let at = data_inputs.get(skip + j).map_or(n.op_type.span, |x| x.span());
+                            let at = data_inputs
+                                .get(skip + j)
+                                .map_or(n.op_type.span, |x| x.span());
                             self.diags.push(
                                 Diagnostic::new(
                                     format!("type mismatch: input {} of `{}` is {} but graph `{sg}` takes {} as input {j}", skip + j, n.name.text, show(*have), show(*want)),
@@ -662,8 +901,16 @@ impl<'c, 't> Checker<'c, 't> {
                 if key == "cond" {
                     if sub.result_types.len() != 1 {
                         self.diags.push(
-                            Diagnostic::new(format!("`cond` graph `{sg}` of `{}` must return one value, returns {}", n.name.text, sub.result_types.len()), symbol.graph.span, "the loop condition")
-                                .with_secondary(ret_span, "returns here"),
+                            Diagnostic::new(
+                                format!(
+                                    "`cond` graph `{sg}` of `{}` must return one value, returns {}",
+                                    n.name.text,
+                                    sub.result_types.len()
+                                ),
+                                symbol.graph.span,
+                                "the loop condition",
+                            )
+                            .with_secondary(ret_span, "returns here"),
                         );
                     }
                 } else if node.results != sub.result_types {
@@ -686,18 +933,98 @@ impl<'c, 't> Checker<'c, 't> {
     }
 }
 
+/// A data input or output of a node, by position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ValueRef {
+    Input(usize),
+    Output(usize),
+}
+
+/// A value whose type differs from the first value of its same-type set.
+#[derive(Debug, PartialEq, Eq)]
+struct SameTypeViolation<'d> {
+    set: &'d [String],
+    first: ValueRef,
+    other: ValueRef,
+}
+
+/// Positions of each table group's values, from the IRDL segment sizes; without segment
+/// sizes every group but at most one is single, and that one takes what is left.
+fn group_positions<'g>(
+    groups: &'g [Group],
+    segments: Option<&[i32]>,
+    n: usize,
+) -> Vec<(&'g str, std::ops::Range<usize>)> {
+    let mut out = Vec::with_capacity(groups.len());
+    let mut next = 0usize;
+    let mut sizes = segments.map(|s| s.iter().map(|&x| x.max(0) as usize));
+    let singles = groups.iter().filter(|g| g.arity == Arity::Single).count();
+    for g in groups {
+        let size = match (&mut sizes, g.arity) {
+            (Some(sizes), Arity::Slots(k)) => sizes.by_ref().take(k + 1).sum(),
+            (Some(sizes), _) => sizes.next().unwrap_or(0),
+            (None, Arity::Single) => 1,
+            (None, _) => n.saturating_sub(singles),
+        };
+        let end = (next + size).min(n);
+        out.push((g.name.as_str(), next.min(end)..end));
+        next = end;
+    }
+    out
+}
+
+/// Checks the table's same-type sets (group names across inputs and outputs).
+fn same_type_violations<'d, T: PartialEq>(
+    def: &OpDef,
+    sets: &'d [Vec<String>],
+    inputs: &[T],
+    outputs: &[T],
+    input_segments: Option<&[i32]>,
+    output_segments: Option<&[i32]>,
+) -> Vec<SameTypeViolation<'d>> {
+    let ins = group_positions(&def.inputs, input_segments, inputs.len());
+    let outs = group_positions(&def.outputs, output_segments, outputs.len());
+    let mut found = Vec::new();
+    for set in sets {
+        let mut members: Vec<(ValueRef, &T)> = Vec::new();
+        for name in set {
+            for (g, range) in &ins {
+                if g == name {
+                    members.extend(range.clone().map(|i| (ValueRef::Input(i), &inputs[i])));
+                }
+            }
+            for (g, range) in &outs {
+                if g == name {
+                    members.extend(range.clone().map(|i| (ValueRef::Output(i), &outputs[i])));
+                }
+            }
+        }
+        if let Some(&(first, want)) = members.first() {
+            if let Some(&(other, _)) = members.iter().find(|(_, t)| *t != want) {
+                found.push(SameTypeViolation { set, first, other });
+            }
+        }
+    }
+    found
+}
+
 /// The index attribute's span, else the node name's.
 fn index_span(n: &ast::Node) -> Span {
-    n.attrs.iter().find(|a| a.key.text == "index").map_or(n.name.span, |a| a.value.span)
+    n.attrs
+        .iter()
+        .find(|a| a.key.text == "index")
+        .map_or(n.name.span, |a| a.value.span)
 }
 
 /// How many data values groups accept: `(min, max)`, `None` = unbounded.
 fn arity_range(groups: &[Group]) -> (usize, Option<usize>) {
-    groups.iter().fold((0, Some(0)), |(min, max), g| match g.arity {
-        Arity::Single => (min + 1, max.map(|m| m + 1)),
-        Arity::Optional => (min, max.map(|m| m + 1)),
-        Arity::Variadic | Arity::Slots(_) => (min, None),
-    })
+    groups
+        .iter()
+        .fold((0, Some(0)), |(min, max), g| match g.arity {
+            Arity::Single => (min + 1, max.map(|m| m + 1)),
+            Arity::Optional => (min, max.map(|m| m + 1)),
+            Arity::Variadic | Arity::Slots(_) => (min, None),
+        })
 }
 
 /// Kahn's algorithm over data and control edges, picking the ready node that comes first in
@@ -708,12 +1035,18 @@ fn topological_order(g: &ast::Graph, graph: &CheckedGraph<'_>) -> Result<Vec<usi
     let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut pending = vec![0usize; n];
     for (i, node) in graph.nodes.iter().enumerate() {
-        for p in node.data_in.iter().map(|&(p, _)| p).chain(node.ctrl_in.iter().copied()) {
+        for p in node
+            .data_in
+            .iter()
+            .map(|&(p, _)| p)
+            .chain(node.ctrl_in.iter().copied())
+        {
             users[p].push(i);
             pending[i] += 1;
         }
     }
-    let mut ready: BinaryHeap<Reverse<usize>> = (0..n).filter(|&i| pending[i] == 0).map(Reverse).collect();
+    let mut ready: BinaryHeap<Reverse<usize>> =
+        (0..n).filter(|&i| pending[i] == 0).map(Reverse).collect();
     let mut order = Vec::with_capacity(n);
     while let Some(Reverse(i)) = ready.pop() {
         order.push(i);
@@ -731,7 +1064,11 @@ fn topological_order(g: &ast::Graph, graph: &CheckedGraph<'_>) -> Result<Vec<usi
     let start = (0..n).find(|&i| pending[i] > 0).unwrap_or(0);
     let preds = |i: usize| -> Option<usize> {
         let node = &graph.nodes[i];
-        node.data_in.iter().map(|&(p, _)| p).chain(node.ctrl_in.iter().copied()).find(|&p| pending[p] > 0)
+        node.data_in
+            .iter()
+            .map(|&(p, _)| p)
+            .chain(node.ctrl_in.iter().copied())
+            .find(|&p| pending[p] > 0)
     };
     let mut path = vec![start];
     let mut at = start;
@@ -746,10 +1083,18 @@ fn topological_order(g: &ast::Graph, graph: &CheckedGraph<'_>) -> Result<Vec<usi
         at = p;
     };
     // Start the report at the cycle's first node in the source.
-    if let Some(first) = cycle.iter().enumerate().min_by_key(|&(_, &n)| n).map(|(i, _)| i) {
+    if let Some(first) = cycle
+        .iter()
+        .enumerate()
+        .min_by_key(|&(_, &n)| n)
+        .map(|(i, _)| i)
+    {
         cycle.rotate_left(first);
     }
-    let names: Vec<&str> = cycle.iter().map(|&i| g.nodes[i].name.text.as_str()).collect();
+    let names: Vec<&str> = cycle
+        .iter()
+        .map(|&i| g.nodes[i].name.text.as_str())
+        .collect();
     let mut shown = names.join(" -> ");
     shown.push_str(" -> ");
     shown.push_str(names[0]);
@@ -798,14 +1143,70 @@ mod unit {
     fn nearest_finds_typos_only() {
         let names = ["Add", "AddN", "HcomAllReduce"];
         assert_eq!(nearest("Ad", names.iter().copied()), Some("Add"));
-        assert_eq!(nearest("hcomallreduce", names.iter().copied()), Some("HcomAllReduce"));
+        assert_eq!(
+            nearest("hcomallreduce", names.iter().copied()),
+            Some("HcomAllReduce")
+        );
         assert_eq!(nearest("Conv2D", names.iter().copied()), None);
     }
 
     #[test]
+    fn same_type_sets_cover_inputs_and_outputs() {
+        let table = OpTable::parse(
+            "[[op]]\nmnemonic = \"n\"\nge_type = \"N\"\nengine = \"E\"\ninputs = [\"a\", \"x*\", \"k?\"]\noutputs = [\"y\"]\n",
+        )
+        .unwrap();
+        let def = table.by_ge_type("N").unwrap();
+        let sets = vec![vec!["x".to_string(), "y".to_string()]];
+        let segments = def.operand_segments(&["i", "f", "f", "f"], 0).unwrap();
+        assert_eq!(segments, Some(vec![1, 3, 0, 0]));
+        let ok = same_type_violations(
+            def,
+            &sets,
+            &["i", "f", "f", "f"],
+            &["f"],
+            segments.as_deref(),
+            None,
+        );
+        assert!(ok.is_empty());
+        let bad = same_type_violations(
+            def,
+            &sets,
+            &["i", "f", "f", "f"],
+            &["g"],
+            segments.as_deref(),
+            None,
+        );
+        assert_eq!(
+            bad,
+            vec![SameTypeViolation {
+                set: &sets[0],
+                first: ValueRef::Input(1),
+                other: ValueRef::Output(0)
+            }]
+        );
+        let single = OpTable::parse(
+            "[[op]]\nmnemonic = \"r\"\nge_type = \"R\"\nengine = \"E\"\ninputs = [\"x\"]\noutputs = [\"y*\"]\n",
+        )
+        .unwrap();
+        let def = single.by_ge_type("R").unwrap();
+        let bad = same_type_violations(def, &sets, &["f"], &["f", "g"], None, None);
+        assert_eq!(bad[0].other, ValueRef::Output(1));
+    }
+
+    #[test]
     fn arity_ranges() {
-        let g = |s: &str, arity| Group { name: s.into(), arity };
-        assert_eq!(arity_range(&[g("a", Arity::Single), g("b", Arity::Optional)]), (1, Some(2)));
-        assert_eq!(arity_range(&[g("a", Arity::Single), g("b", Arity::Slots(2))]), (1, None));
+        let g = |s: &str, arity| Group {
+            name: s.into(),
+            arity,
+        };
+        assert_eq!(
+            arity_range(&[g("a", Arity::Single), g("b", Arity::Optional)]),
+            (1, Some(2))
+        );
+        assert_eq!(
+            arity_range(&[g("a", Arity::Single), g("b", Arity::Slots(2))]),
+            (1, None)
+        );
     }
 }

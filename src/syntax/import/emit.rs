@@ -45,8 +45,13 @@ pub fn emit_module<'c>(
         file_name,
     };
     let module = Module::new(loc.at(Span::new(0, 0)));
-    let ctrl = Type::parse(context, "!ascend.ctrl")
-        .ok_or_else(|| Diagnostic::new("the `ascend` dialect is not loaded", Span::new(0, 0), "here"))?;
+    let ctrl = Type::parse(context, "!ascend.ctrl").ok_or_else(|| {
+        Diagnostic::new(
+            "the `ascend` dialect is not loaded",
+            Span::new(0, 0),
+            "here",
+        )
+    })?;
     for (i, (g, cg)) in file.graphs.iter().zip(&checked.graphs).enumerate() {
         let function = emit_graph(&loc, g, cg, ctrl, i == checked.root)?;
         module.body().append_operation(function);
@@ -79,7 +84,8 @@ fn emit_graph<'c>(
                 .map(Value::from)
                 .ok_or_else(|| internal(ast_node.span, "an input was not built before its use"))
         };
-        let mut operands: Vec<Value> = Vec::with_capacity(node.data_in.len() + node.ctrl_in.len() + 1);
+        let mut operands: Vec<Value> =
+            Vec::with_capacity(node.data_in.len() + node.ctrl_in.len() + 1);
         if let Some(index) = node.arg_index {
             let arg = block
                 .argument(index)
@@ -95,7 +101,8 @@ fn emit_graph<'c>(
         }
         let mut results = node.results.clone();
         results.push(ctrl);
-        let mut attrs: Vec<(Identifier<'c>, Attribute<'c>)> = Vec::with_capacity(node.attrs.len() + 3);
+        let mut attrs: Vec<(Identifier<'c>, Attribute<'c>)> =
+            Vec::with_capacity(node.attrs.len() + 3);
         attrs.push((
             Identifier::new(context, "name"),
             StringAttribute::new(context, &ast_node.name.text).into(),
@@ -120,7 +127,12 @@ fn emit_graph<'c>(
             .add_results(&results)
             .add_attributes(&attrs)
             .build()
-            .map_err(|e| internal(ast_node.span, &format!("building `{}` failed: {e}", node.op_name)))?;
+            .map_err(|e| {
+                internal(
+                    ast_node.span,
+                    &format!("building `{}` failed: {e}", node.op_name),
+                )
+            })?;
         built[i] = Some(block.append_operation(op));
     }
     let mut returned: Vec<Value> = Vec::with_capacity(cg.results.len());
@@ -153,6 +165,10 @@ fn emit_graph<'c>(
 }
 
 fn internal(span: Span, what: &str) -> Diagnostic {
-    Diagnostic::new(format!("internal importer error: {what}"), span, "while importing this")
-        .with_note("please report this with the input file")
+    Diagnostic::new(
+        format!("internal importer error: {what}"),
+        span,
+        "while importing this",
+    )
+    .with_note("please report this with the input file")
 }

@@ -6,7 +6,10 @@
 
 use super::mlir_diag::{capture, first_message};
 use crate::syntax::{
-    ast::{AttrValue, AttrValueKind, DenseElems, Name, Scalar, ScalarKind, Span, TensorType, Type as GeType},
+    ast::{
+        AttrValue, AttrValueKind, DenseElems, Name, Scalar, ScalarKind, Span, TensorType,
+        Type as GeType,
+    },
     diagnostics::Diagnostic,
     floats::FloatKind,
     types::{self, Element},
@@ -79,7 +82,11 @@ impl<'c> Lowering<'c> {
         match ty {
             GeType::Tensor(t) => self.tensor_type(t),
             GeType::Raw { text, span } => self.parse_type(text).map_err(|m| {
-                Diagnostic::new(format!("invalid MLIR type: {m}"), *span, "in this `mlir\"...\"` type")
+                Diagnostic::new(
+                    format!("invalid MLIR type: {m}"),
+                    *span,
+                    "in this `mlir\"...\"` type",
+                )
             }),
         }
     }
@@ -94,7 +101,11 @@ impl<'c> Lowering<'c> {
         Ok(match &value.kind {
             AttrValueKind::Int(v) => {
                 let v = i64::try_from(*v).map_err(|_| {
-                    Diagnostic::new("integer attribute out of range", value.span, "does not fit i64")
+                    Diagnostic::new(
+                        "integer attribute out of range",
+                        value.span,
+                        "does not fit i64",
+                    )
                 })?;
                 IntegerAttribute::new(IntegerType::new(ctx, 64).into(), v).into()
             }
@@ -112,7 +123,9 @@ impl<'c> Lowering<'c> {
                 ArrayAttribute::new(ctx, &items).into()
             }
             AttrValueKind::Symbol(name) => {
-                symbols.push(SymbolUse { graph: name.clone() });
+                symbols.push(SymbolUse {
+                    graph: name.clone(),
+                });
                 FlatSymbolRefAttribute::new(ctx, &name.text).into()
             }
             AttrValueKind::Type(t) => TypeAttribute::new(self.tensor_type(t)?).into(),
@@ -121,7 +134,10 @@ impl<'c> Lowering<'c> {
                 let (parsed, diags) = capture(ctx, || Attribute::parse(ctx, text));
                 parsed.ok_or_else(|| {
                     Diagnostic::new(
-                        format!("invalid MLIR attribute: {}", first_message(&diags, "parse failed")),
+                        format!(
+                            "invalid MLIR attribute: {}",
+                            first_message(&diags, "parse failed")
+                        ),
                         value.span,
                         "in this `mlir\"...\"` attribute",
                     )
@@ -146,9 +162,11 @@ impl<'c> Lowering<'c> {
             .with_hint("write every dimension, e.g. `dense<f32[2, 3]>(0.0)`"));
         };
         let mlir_type = self.tensor_type(ty)?;
-        let element = types::mlir_element(&ty.dtype).and_then(Element::of_mlir).ok_or_else(|| {
-            Diagnostic::new("unsupported dense element type", ty.dtype_span, "here")
-        })?;
+        let element = types::mlir_element(&ty.dtype)
+            .and_then(Element::of_mlir)
+            .ok_or_else(|| {
+                Diagnostic::new("unsupported dense element type", ty.dtype_span, "here")
+            })?;
         let count = shape
             .iter()
             .try_fold(1usize, |acc, &d| acc.checked_mul(usize::try_from(d).ok()?))
@@ -208,7 +226,11 @@ impl<'c> Lowering<'c> {
                     .iter()
                     .map(|s| match s.kind {
                         ScalarKind::Bool(b) => Ok(b),
-                        _ => Err(Diagnostic::new("expected `true` or `false`", s.span, "in a bool tensor")),
+                        _ => Err(Diagnostic::new(
+                            "expected `true` or `false`",
+                            s.span,
+                            "in a bool tensor",
+                        )),
                     })
                     .collect::<Result<Vec<bool>, _>>()?;
                 if splat {
@@ -301,6 +323,10 @@ fn float_scalar(kind: FloatKind, s: &Scalar) -> Result<f64, Diagnostic> {
     match &s.kind {
         ScalarKind::Float(text) => float_literal(kind, text, s.span),
         ScalarKind::Int(i) => float_literal(kind, &i.to_string(), s.span),
-        ScalarKind::Bool(_) => Err(Diagnostic::new("expected a number", s.span, "in a float tensor")),
+        ScalarKind::Bool(_) => Err(Diagnostic::new(
+            "expected a number",
+            s.span,
+            "in a float tensor",
+        )),
     }
 }

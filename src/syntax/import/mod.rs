@@ -9,10 +9,12 @@
 //!    the MLIR verifier (whose complaints, if any, are mapped back to `.ge` positions).
 
 mod check;
-pub use check::{DATA_TYPES, GENERIC_OP};
+pub use check::GENERIC_OP;
+pub use table_hooks::is_data_like;
 mod emit;
 mod lower_attr;
 mod mlir_diag;
+mod table_hooks;
 
 use super::{
     ast::Span,
@@ -76,12 +78,17 @@ pub fn import_ge_with_table<'c>(
     let fail = |diags: Vec<Diagnostic>| GeDiagnostics::new(file_name, source, diags);
     let file = parse_file(source).map_err(|d| fail(vec![d]))?;
     if file.graphs.is_empty() {
-        let d = Diagnostic::new("no graph in file", Span::new(0, 0), "expected `graph NAME { ... }`")
-            .with_hint("a .ge file holds one or more `graph NAME { ... }` blocks");
+        let d = Diagnostic::new(
+            "no graph in file",
+            Span::new(0, 0),
+            "expected `graph NAME { ... }`",
+        )
+        .with_hint("a .ge file holds one or more `graph NAME { ... }` blocks");
         return Err(fail(vec![d]));
     }
     let checked = check::check_file(context, table, &file).map_err(fail)?;
-    let module = emit::emit_module(context, &file, &checked, source, file_name).map_err(|d| fail(vec![d]))?;
+    let module = emit::emit_module(context, &file, &checked, source, file_name)
+        .map_err(|d| fail(vec![d]))?;
     verify(context, &module, source, file_name)?;
     Ok(module)
 }
@@ -89,7 +96,12 @@ pub fn import_ge_with_table<'c>(
 /// Runs the MLIR verifier; maps its diagnostics back into the `.ge` source. The checks
 /// above should make this unreachable, so a failure here is reported as an importer bug
 /// with MLIR's own words.
-fn verify(context: &Context, module: &Module<'_>, source: &str, file_name: &str) -> Result<(), GeDiagnostics> {
+fn verify(
+    context: &Context,
+    module: &Module<'_>,
+    source: &str,
+    file_name: &str,
+) -> Result<(), GeDiagnostics> {
     let (ok, diags) = mlir_diag::capture(context, || module.as_operation().verify());
     if ok {
         return Ok(());

@@ -209,8 +209,15 @@ fn imports_ops_in_generic_form() {
     )
     .unwrap();
     let text = module.as_operation().to_string();
-    assert!(text.contains("func.func @main(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32>"), "{text}");
-    assert!(text.contains("\"ascend.data\"(%arg0) <{index = 0 : i64, name = \"x\"}>") || text.contains("\"ascend.data\"(%arg0) {index = 0 : i64, name = \"x\"}"), "{text}");
+    assert!(
+        text.contains("func.func @main(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"ascend.data\"(%arg0) <{index = 0 : i64, name = \"x\"}>")
+            || text.contains("\"ascend.data\"(%arg0) {index = 0 : i64, name = \"x\"}"),
+        "{text}"
+    );
     assert!(text.contains("\"ascend.relu\"(%1#0, %0#1) {name = \"r\"} : (tensor<4x8xf32>, !ascend.ctrl) -> (tensor<4x8xf32>, !ascend.ctrl)"), "{text}");
     assert!(text.contains("return %2#0 : tensor<4x8xf32>"), "{text}");
 }
@@ -218,12 +225,34 @@ fn imports_ops_in_generic_form() {
 #[test]
 fn op_locations_point_into_the_ge_file() {
     let context = context();
-    let module = import(&context, "graph main {\n  x = Data() {index = 0} : f32[]\n}\n").unwrap();
+    let module = import(
+        &context,
+        "graph main {\n  x = Data() {index = 0} : f32[]\n}\n",
+    )
+    .unwrap();
     let func = module.body().first_operation().unwrap();
-    let data = func.region(0).unwrap().first_block().unwrap().first_operation().unwrap();
+    let data = func
+        .region(0)
+        .unwrap()
+        .first_block()
+        .unwrap()
+        .first_operation()
+        .unwrap();
     let loc = data.location();
-    assert_eq!(loc.file_line_col_range_filename().as_string_ref().as_str().unwrap(), "t.ge");
-    assert_eq!((loc.file_line_col_range_start_line(), loc.file_line_col_range_start_column()), (2, 3));
+    assert_eq!(
+        loc.file_line_col_range_filename()
+            .as_string_ref()
+            .as_str()
+            .unwrap(),
+        "t.ge"
+    );
+    assert_eq!(
+        (
+            loc.file_line_col_range_start_line(),
+            loc.file_line_col_range_start_column()
+        ),
+        (2, 3)
+    );
 }
 
 #[test]
@@ -235,7 +264,10 @@ fn subgraphs_are_private_and_root_is_main() {
     assert!(text.contains("func.func @main()"), "{text}");
     let module = import(&context, "graph first {\n}\n\ngraph second {\n}\n").unwrap();
     let text = module.as_operation().to_string();
-    assert!(text.contains("func.func @first()") && text.contains("func.func private @second()"), "{text}");
+    assert!(
+        text.contains("func.func @first()") && text.contains("func.func private @second()"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -247,9 +279,18 @@ fn segment_sizes_follow_the_table() {
     )
     .unwrap();
     let text = module.as_operation().to_string();
-    assert!(text.contains("operandSegmentSizes = array<i32: 3, 1>"), "{text}");
-    assert!(text.contains("operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>"), "{text}");
-    assert!(text.contains("resultSegmentSizes = array<i32: 1, 1, 0, 1>"), "{text}");
+    assert!(
+        text.contains("operandSegmentSizes = array<i32: 3, 1>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("resultSegmentSizes = array<i32: 1, 1, 0, 1>"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -284,7 +325,7 @@ fn round_trip_attribute_kinds() {
         "  k = Const() {a = 3, b = -1, c = 1.5, d = true, e = \"s \\\"q\\\" \\\\ \\n\\t\", f = [1, 2], g = [\"a\", \"b\"], h = [], ",
         "i = [[1], [2.5, false]], j = @main, k = f32[2, 3], l = f16[?, 8], m = bool[], n = u8[*], ",
         "o = dense<f32[2, 2]>[1.0, 2.0, 3.0, 4.0], p = dense<f32[4, 8]>(1.0), q = dense<f16[3]>[0.1, -inf, 65500.0], ",
-        "r = dense<bf16[2]>[3.14, nan], s = dense<i8[3]>[-128, 0, 127], t = dense<u8[2]>[0, 255], u = dense<bool[3]>[true, false, true], ",
+        "r = dense<bf16[2]>[1.234, nan], s = dense<i8[3]>[-128, 0, 127], t = dense<u8[2]>[0, 255], u = dense<bool[3]>[true, false, true], ",
         "v = dense<i64[]>(-7), w = dense<u64[2]>[18446744073709551615, 1], x = dense<f64[2]>[0.1, 1.0e300], y = dense<f32[0]>[], ",
         "z = dense<f16[2]>(1.5), z1 = dense<bool[2]>(true), z2 = dense<i32[2, 1]>[5, 6], z3 = 1.0e-7, z4 = inf, z5 = -inf, ",
         "z6 = mlir\"unit\", z7 = mlir\"2 : i32\", z8 = mlir\"1.500000e+00 : f64\", z9 = mlir\"{x = 1 : i64}\"} : f32[2]\n",
@@ -342,7 +383,10 @@ fn printer_names_unnamed_ops_and_reports_what_it_cannot_print() {
 #[test]
 fn unknown_op_type_suggests_and_mentions_generic() {
     let e = errors("graph main {\n  a = Relo() : f32[]\n}\n");
-    assert!(e.starts_with("t.ge:2:7: error: unknown op type `Relo`\n"), "{e}");
+    assert!(
+        e.starts_with("t.ge:2:7: error: unknown op type `Relo`\n"),
+        "{e}"
+    );
     assert!(e.contains("did you mean `Relu`?"), "{e}");
     assert!(e.contains("quote its type: `\"Relo\"(...)`"), "{e}");
     let e = errors("graph main {\n  a = ascend.op() : f32[]\n}\n");
@@ -352,35 +396,62 @@ fn unknown_op_type_suggests_and_mentions_generic() {
 #[test]
 fn wrong_operand_and_result_counts() {
     let e = errors("graph main {\n  x = Data() {index = 0} : f32[]\n  a = Add(x) : f32[]\n}\n");
-    assert!(e.contains("t.ge:3:7: error: wrong number of inputs for `a`: Add takes 2 data inputs, got 1"), "{e}");
+    assert!(
+        e.contains(
+            "t.ge:3:7: error: wrong number of inputs for `a`: Add takes 2 data inputs, got 1"
+        ),
+        "{e}"
+    );
     assert!(e.contains("x1, x2"), "{e}");
-    let e = errors("graph main {\n  x = Data() {index = 0} : f32[]\n  a = Relu(x) : (f32[], f32[])\n}\n");
-    assert!(e.contains("t.ge:3:17: error: wrong number of outputs for `a`: Relu takes 1 data outputs, got 2"), "{e}");
+    let e = errors(
+        "graph main {\n  x = Data() {index = 0} : f32[]\n  a = Relu(x) : (f32[], f32[])\n}\n",
+    );
+    assert!(
+        e.contains(
+            "t.ge:3:17: error: wrong number of outputs for `a`: Relu takes 1 data outputs, got 2"
+        ),
+        "{e}"
+    );
     let e = errors("graph main {\n  x = Data() {index = 0} : f32[]\n  a = If(x, x, x, x, x) {else_branch = @main, then_branch = @main} : ()\n}\n");
-    assert!(!e.contains("wrong number"), "slots overflow into the rest group: {e}");
+    assert!(
+        !e.contains("wrong number"),
+        "slots overflow into the rest group: {e}"
+    );
 }
 
 #[test]
 fn undefined_values() {
     let e = errors("graph main {\n  x = Data() {index = 0} : f32[]\n  a = Relu(y) : f32[]\n}\n");
     assert!(e.contains("t.ge:3:12: error: undefined value `y`"), "{e}");
-    assert!(e.contains("did you mean `x`?") || e.contains("did you mean `a`?"), "{e}");
+    assert!(
+        e.contains("did you mean `x`?") || e.contains("did you mean `a`?"),
+        "{e}"
+    );
     let e = errors("graph main {\n  x = Data() {index = 0} : f32[]\n  a = Relu(x:3) : f32[]\n}\n");
     assert!(e.contains("t.ge:3:12: error: undefined value `x:3`"), "{e}");
     assert!(e.contains("`x` has 1 output"), "{e}");
     let e = errors("graph main {\n  x = Data() {index = 0} : f32[]\n  a = Relu(^q) : f32[]\n}\n");
     assert!(e.contains("t.ge:3:12: error: undefined value `q`"), "{e}");
     let e = errors("graph main {\n  return nope\n}\n");
-    assert!(e.contains("t.ge:2:10: error: undefined value `nope`"), "{e}");
+    assert!(
+        e.contains("t.ge:2:10: error: undefined value `nope`"),
+        "{e}"
+    );
 }
 
 #[test]
 fn duplicate_names() {
     let e = errors("graph main {\n  x = Data() {index = 0} : f32[]\n  x = Relu(x) : f32[]\n}\n");
-    assert!(e.contains("t.ge:3:3: error: duplicate node name `x`"), "{e}");
+    assert!(
+        e.contains("t.ge:3:3: error: duplicate node name `x`"),
+        "{e}"
+    );
     assert!(e.contains("first defined here"), "{e}");
     let e = errors("graph g {\n}\ngraph g {\n}\n");
-    assert!(e.contains("t.ge:3:7: error: duplicate graph name `g`"), "{e}");
+    assert!(
+        e.contains("t.ge:3:7: error: duplicate graph name `g`"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -393,45 +464,92 @@ fn subgraph_signature_mismatches() {
     let e = errors(&format!(
         "graph main {{\n  c = Data() {{index = 0}} : bool[]\n  x = Data() {{index = 1}} : f32[4]\n  i = If(c, x) {{else_branch = @then_b, then_branch = @then_b}} : f32[2]\n  return i\n}}\n{sub}"
     ));
-    assert!(e.contains("error: type mismatch: `i` (If) has results f32[2] but graph `then_b` returns f32[4]"), "{e}");
+    assert!(
+        e.contains(
+            "error: type mismatch: `i` (If) has results f32[2] but graph `then_b` returns f32[4]"
+        ),
+        "{e}"
+    );
     let e = errors(&format!(
         "graph main {{\n  c = Data() {{index = 0}} : bool[]\n  x = Data() {{index = 1}} : f32[4]\n  i = If(c, x, x) {{else_branch = @then_b, then_branch = @then_b}} : f32[4]\n  return i\n}}\n{sub}"
     ));
-    assert!(e.contains("error: `i` (If) passes 2 inputs to graph `then_b`, which takes 1"), "{e}");
+    assert!(
+        e.contains("error: `i` (If) passes 2 inputs to graph `then_b`, which takes 1"),
+        "{e}"
+    );
 }
 
 #[test]
 fn variadic_group_types_must_agree() {
     let e = errors("graph main {\n  x = Data() {index = 0} : f32[]\n  y = Data() {index = 1} : i32[]\n  n = AddN(x, y) : f32[]\n}\n");
-    assert!(e.contains("t.ge:4:15: error: type mismatch: inputs of `n` in variadic group `x` differ"), "{e}");
+    assert!(
+        e.contains("t.ge:4:15: error: type mismatch: inputs of `n` in variadic group `x` differ"),
+        "{e}"
+    );
 }
 
 #[test]
 fn cycles_are_reported_with_their_nodes() {
     let e = errors("graph main {\n  a = Relu(c) : f32[]\n  b = Relu(a) : f32[]\n  c = Relu(b, ^a) : f32[]\n}\n");
-    assert!(e.contains("error: cycle in graph `main`: a -> b -> c -> a"), "{e}");
-    let e = errors("graph main {\n  a = Relu(^a) : ()\n}\n".replace("Relu", "\"X\"").as_str());
-    assert!(e.contains("t.ge:2:3: error: cycle in graph `main`: a -> a"), "{e}");
+    assert!(
+        e.contains("error: cycle in graph `main`: a -> b -> c -> a"),
+        "{e}"
+    );
+    let e = errors(
+        "graph main {\n  a = Relu(^a) : ()\n}\n"
+            .replace("Relu", "\"X\"")
+            .as_str(),
+    );
+    assert!(
+        e.contains("t.ge:2:3: error: cycle in graph `main`: a -> a"),
+        "{e}"
+    );
 }
 
 #[test]
 fn dangling_symbol_and_control_on_return() {
     let e = errors("graph main {\n  c = \"X\"() {f = @nowhere} : ()\n}\n");
-    assert!(e.contains("t.ge:2:19: error: dangling subgraph symbol `@nowhere`"), "{e}");
+    assert!(
+        e.contains("t.ge:2:19: error: dangling subgraph symbol `@nowhere`"),
+        "{e}"
+    );
     let e = errors("graph main {\n  c = \"X\"() : ()\n  return ^c\n}\n");
-    assert!(e.contains("t.ge:3:10: error: control input on `return`"), "{e}");
+    assert!(
+        e.contains("t.ge:3:10: error: control input on `return`"),
+        "{e}"
+    );
 }
 
 #[test]
 fn data_index_rules() {
-    let e = errors("graph main {\n  a = Data() {index = 0} : f32[]\n  b = Data() {index = 2} : f32[]\n}\n");
-    assert!(e.contains("t.ge:1:7: error: Data indices of graph `main` have a gap: no Data node has index 1"), "{e}");
-    let e = errors("graph main {\n  a = Data() {index = 0} : f32[]\n  b = Data() {index = 0} : f32[]\n}\n");
-    assert!(e.contains("t.ge:3:23: error: duplicate Data index 0 in graph `main`"), "{e}");
+    let e = errors(
+        "graph main {\n  a = Data() {index = 0} : f32[]\n  b = Data() {index = 2} : f32[]\n}\n",
+    );
+    assert!(
+        e.contains(
+            "t.ge:1:7: error: Data indices of graph `main` have a gap: no Data node has index 1"
+        ),
+        "{e}"
+    );
+    let e = errors(
+        "graph main {\n  a = Data() {index = 0} : f32[]\n  b = Data() {index = 0} : f32[]\n}\n",
+    );
+    assert!(
+        e.contains("t.ge:3:23: error: duplicate Data index 0 in graph `main`"),
+        "{e}"
+    );
     let e = errors("graph main {\n  a = Data() : f32[]\n}\n");
-    assert!(e.contains("t.ge:2:3: error: Data node without `index`"), "{e}");
-    let e = errors("graph main {\n  a = Data() {index = 0} : f32[]\n  b = Data(a) {index = 1} : f32[]\n}\n");
-    assert!(e.contains("t.ge:3:12: error: a Data node takes no data inputs"), "{e}");
+    assert!(
+        e.contains("t.ge:2:3: error: Data node without `index`"),
+        "{e}"
+    );
+    let e = errors(
+        "graph main {\n  a = Data() {index = 0} : f32[]\n  b = Data(a) {index = 1} : f32[]\n}\n",
+    );
+    assert!(
+        e.contains("t.ge:3:12: error: a Data node takes no data inputs"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -439,36 +557,66 @@ fn empty_input_and_bad_utf8() {
     let e = errors("  # only a comment\n");
     assert!(e.starts_with("t.ge:1:1: error: no graph in file"), "{e}");
     let context = context();
-    let e = import_ge_bytes_with_table(&context, b"graph main {\n  \xff\n}\n", "t.ge", &table()).unwrap_err();
-    assert!(e.render().starts_with("t.ge:2:3: error: input is not valid UTF-8 (first bad byte at offset 15)"), "{e}");
+    let e = import_ge_bytes_with_table(&context, b"graph main {\n  \xff\n}\n", "t.ge", &table())
+        .unwrap_err();
+    assert!(
+        e.render()
+            .starts_with("t.ge:2:3: error: input is not valid UTF-8 (first bad byte at offset 15)"),
+        "{e}"
+    );
 }
 
 #[test]
 fn input_order_reserved_and_duplicate_attrs() {
-    let e = errors("graph main {\n  x = Data() {index = 0} : f32[]\n  a = Add(^x, x, x) : f32[]\n}\n");
-    assert!(e.contains("t.ge:3:15: error: data input after a control input"), "{e}");
+    let e =
+        errors("graph main {\n  x = Data() {index = 0} : f32[]\n  a = Add(^x, x, x) : f32[]\n}\n");
+    assert!(
+        e.contains("t.ge:3:15: error: data input after a control input"),
+        "{e}"
+    );
     let e = errors("graph main {\n  a = \"X\"() {name = \"b\"} : ()\n}\n");
-    assert!(e.contains("t.ge:2:14: error: attribute `name` is set by the importer"), "{e}");
+    assert!(
+        e.contains("t.ge:2:14: error: attribute `name` is set by the importer"),
+        "{e}"
+    );
     let e = errors("graph main {\n  a = \"X\"() {type = \"b\"} : ()\n}\n");
     assert!(e.contains("attribute `type` is set by the importer"), "{e}");
     let e = errors("graph main {\n  a = \"X\"() {k = 1, k = 2} : ()\n}\n");
-    assert!(e.contains("t.ge:2:21: error: duplicate attribute `k`"), "{e}");
+    assert!(
+        e.contains("t.ge:2:21: error: duplicate attribute `k`"),
+        "{e}"
+    );
 }
 
 #[test]
 fn literal_errors() {
     let e = errors("graph main {\n  a = \"X\"() {v = dense<f32[3]>[1.0, 2.0]} : ()\n}\n");
-    assert!(e.contains("error: dense value has 2 elements but `tensor<3xf32>` holds 3"), "{e}");
+    assert!(
+        e.contains("error: dense value has 2 elements but `tensor<3xf32>` holds 3"),
+        "{e}"
+    );
     let e = errors("graph main {\n  a = \"X\"() {v = dense<u8[1]>[256]} : ()\n}\n");
-    assert!(e.contains("t.ge:2:31: error: value out of range for `u8`"), "{e}");
+    assert!(
+        e.contains("t.ge:2:31: error: value out of range for `u8`"),
+        "{e}"
+    );
     let e = errors("graph main {\n  a = \"X\"() {v = dense<f16[1]>[70000.0]} : ()\n}\n");
-    assert!(e.contains("error: float literal out of range for f16"), "{e}");
+    assert!(
+        e.contains("error: float literal out of range for f16"),
+        "{e}"
+    );
     let e = errors("graph main {\n  a = \"X\"() {v = dense<f32[?]>(1.0)} : ()\n}\n");
-    assert!(e.contains("error: a dense value needs a static shape"), "{e}");
+    assert!(
+        e.contains("error: a dense value needs a static shape"),
+        "{e}"
+    );
     let e = errors("graph main {\n  a = \"X\"() : q32[2]\n}\n");
     assert!(e.contains("t.ge:2:15: error: unknown dtype `q32`"), "{e}");
     let e = errors("graph main {\n  a = \"X\"() {v = mlir\"oops<\"} : ()\n}\n");
-    assert!(e.contains("t.ge:2:18: error: invalid MLIR attribute"), "{e}");
+    assert!(
+        e.contains("t.ge:2:18: error: invalid MLIR attribute"),
+        "{e}"
+    );
     let e = errors("graph main {\n  a = \"X\"() {v = 99999999999999999999} : ()\n}\n");
     assert!(e.contains("error: integer attribute out of range"), "{e}");
 }
@@ -476,8 +624,14 @@ fn literal_errors() {
 #[test]
 fn syntax_errors_are_rendered() {
     let e = errors("graph main {\n  a = Relu(x y) : f32[]\n}\n");
-    assert!(e.starts_with("t.ge:2:14: error: unexpected identifier `y`"), "{e}");
-    assert!(e.contains("expected `)`") || e.contains("`,` or `)`") || e.contains("`)`"), "{e}");
+    assert!(
+        e.starts_with("t.ge:2:14: error: unexpected identifier `y`"),
+        "{e}"
+    );
+    assert!(
+        e.contains("expected `)`") || e.contains("`,` or `)`") || e.contains("`)`"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -490,5 +644,8 @@ fn verifier_failures_map_back_to_the_node() {
 #[test]
 fn several_errors_are_reported_together() {
     let e = errors("graph main {\n  a = Relo() : f32[]\n  b = Relu(zz) : f32[]\n}\n");
-    assert!(e.contains("unknown op type `Relo`") && e.contains("undefined value `zz`"), "{e}");
+    assert!(
+        e.contains("unknown op type `Relo`") && e.contains("undefined value `zz`"),
+        "{e}"
+    );
 }
