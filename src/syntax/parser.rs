@@ -97,7 +97,10 @@ fn hint_for(tok: &Tok<'_>, expected: &[String], source: &str, at: usize) -> Opti
                 .to_string(),
         );
     }
-    if expects("\":\"") && matches!(tok, Tok::Ident(_) | Tok::Str(_) | Tok::RBrace) {
+    if expects("\":\"")
+        && !expects("\",\"")
+        && matches!(tok, Tok::Ident(_) | Tok::Str(_) | Tok::RBrace)
+    {
         return Some("every node needs its result types: `name = Op(...) : f32[2]`".into());
     }
     let _ = (source, at);

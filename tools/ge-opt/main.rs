@@ -2,18 +2,23 @@
 //! helper's real `ge-opt` replaces it at merge. Usage:
 //! `ge-opt [--emit ge|mlir] [--input-format ge|mlir] [-o FILE] [INPUT|-]`.
 use ge_mlir::{dialect::new_context, syntax};
-use melior::ir::Module;
+use melior::ir::{
+    operation::{OperationLike, OperationPrintingFlags},
+    Module,
+};
 use std::{io::Read, process::ExitCode};
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (mut input, mut output, mut emit, mut format) =
         ("-".to_string(), "-".to_string(), "mlir".to_string(), None);
+    let mut debuginfo = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--emit" => emit = args.next().unwrap_or_default(),
             "--input-format" => format = args.next(),
             "-o" => output = args.next().unwrap_or_default(),
+            "--mlir-print-debuginfo" => debuginfo = true,
             _ => input = arg,
         }
     }
@@ -51,7 +56,13 @@ fn main() -> ExitCode {
     let text = if emit == "ge" {
         syntax::print_ge(&module)
     } else {
-        format!("{}\n", module.as_operation())
+        let flags = OperationPrintingFlags::new().enable_debug_info(debuginfo, false);
+        let op = module.as_operation();
+        format!(
+            "{}\n",
+            op.to_string_with_flags(flags)
+                .unwrap_or_else(|_| op.to_string())
+        )
     };
     if output == "-" {
         print!("{text}");

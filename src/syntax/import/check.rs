@@ -49,7 +49,7 @@ pub struct CheckedGraph<'c> {
     pub order: Vec<usize>,
     pub arg_types: Vec<Type<'c>>,
     /// The Data node of each argument.
-    arg_nodes: Vec<usize>,
+    pub arg_nodes: Vec<usize>,
     /// `(node, output)` per graph output.
     pub results: Vec<(usize, usize)>,
     pub result_types: Vec<Type<'c>>,
@@ -148,7 +148,7 @@ pub fn check_file<'c>(
     }
     let partial: Vec<PartialGraph> = file.graphs.iter().map(|g| cx.graph(g)).collect();
     if !cx.diags.is_empty() {
-        return Err(cx.diags);
+        return Err(sorted(cx.diags));
     }
     let mut graphs: Vec<CheckedGraph> = partial.into_iter().map(|g| finish_graph(g)).collect();
     for (g, graph) in file.graphs.iter().zip(&graphs) {
@@ -161,7 +161,7 @@ pub fn check_file<'c>(
         }
     }
     if !cx.diags.is_empty() {
-        return Err(cx.diags);
+        return Err(sorted(cx.diags));
     }
     let root = file
         .graphs
@@ -169,6 +169,12 @@ pub fn check_file<'c>(
         .position(|g| g.name.text == "main")
         .unwrap_or(0);
     Ok(CheckedFile { graphs, root })
+}
+
+/// Reports in source order, as a reader goes through the file.
+fn sorted(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diags.sort_by_key(|d| d.span.start);
+    diags
 }
 
 /// Turns a fully checked partial graph into its final form (every part is present).
@@ -415,7 +421,7 @@ impl<'c, 't> Checker<'c, 't> {
                     let names = self.graph_index.keys().map(String::as_str);
                     let mut d = Diagnostic::new(
                         format!("dangling subgraph symbol `@{}`", u.graph.text),
-                        u.graph.span,
+                        u.span,
                         "no graph of this name in the file",
                     );
                     d = match nearest(&u.graph.text, names) {
@@ -869,7 +875,7 @@ impl<'c, 't> Checker<'c, 't> {
                             passed.len(),
                             sub.arg_types.len()
                         ),
-                        symbol.graph.span,
+                        symbol.span,
                         format!("`{key}` is called with {} inputs", passed.len()),
                     )
                     .with_secondary(
@@ -907,7 +913,7 @@ impl<'c, 't> Checker<'c, 't> {
                                     n.name.text,
                                     sub.result_types.len()
                                 ),
-                                symbol.graph.span,
+                                symbol.span,
                                 "the loop condition",
                             )
                             .with_secondary(ret_span, "returns here"),
@@ -1115,7 +1121,7 @@ fn nearest<'a>(target: &str, candidates: impl Iterator<Item = &'a str>) -> Optio
     let limit = (target.chars().count() / 3).max(2);
     candidates
         .map(|c| (edit_distance(&target.to_lowercase(), &c.to_lowercase()), c))
-        .filter(|&(d, _)| d <= limit)
+        .filter(|&(d, _)| d <= limit && d < target.chars().count())
         .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
         .map(|(_, c)| c)
 }

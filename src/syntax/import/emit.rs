@@ -68,10 +68,12 @@ fn emit_graph<'c>(
 ) -> Result<Operation<'c>, Diagnostic> {
     let context = loc.context;
     let region = Region::new();
+    // An argument is located at the Data node that reads it.
     let arg_locs: Vec<(Type<'c>, Location<'c>)> = cg
         .arg_types
         .iter()
-        .map(|&t| (t, loc.at(g.keyword)))
+        .zip(&cg.arg_nodes)
+        .map(|(&t, &n)| (t, loc.at(g.nodes[n].span)))
         .collect();
     let block = region.append_block(Block::new(&arg_locs));
     let mut built: Vec<Option<OperationRef<'c, '_>>> = vec![None; cg.nodes.len()];

@@ -38,6 +38,8 @@ pub struct Lowering<'c> {
 #[derive(Clone, Debug)]
 pub struct SymbolUse {
     pub graph: Name,
+    /// The whole `@name` value.
+    pub span: Span,
 }
 
 impl<'c> Lowering<'c> {
@@ -125,6 +127,7 @@ impl<'c> Lowering<'c> {
             AttrValueKind::Symbol(name) => {
                 symbols.push(SymbolUse {
                     graph: name.clone(),
+                    span: value.span,
                 });
                 FlatSymbolRefAttribute::new(ctx, &name.text).into()
             }
