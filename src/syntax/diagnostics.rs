@@ -175,6 +175,32 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     (line, offset - line_start + 1)
 }
 
+/// Line starts of a source, for many offset -> (line, column) lookups in O(log n) each
+/// (the importer locates every op).
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(source: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(
+            source
+                .bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { starts }
+    }
+
+    /// 1-based line and byte column, as [`line_col`].
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let line = self.starts.partition_point(|&s| s <= offset);
+        (line, offset - self.starts[line - 1] + 1)
+    }
+}
+
 /// Byte offset of a 1-based line and byte column (clamped to the source).
 pub fn offset_of(source: &str, line: usize, col: usize) -> usize {
     let mut start = 0;
@@ -206,6 +232,10 @@ mod tests {
         assert_eq!(line_col(src, 4), (2, 2));
         assert_eq!(line_col(src, 99), (3, 1));
         assert_eq!(offset_of(src, 2, 2), 4);
+        let index = LineIndex::new(src);
+        for offset in 0..=src.len() {
+            assert_eq!(index.line_col(offset), line_col(src, offset));
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ use melior::ir::{
     },
     block::{BlockArgument, BlockLike},
     operation::{OperationLike, OperationRef, OperationResult},
-    Attribute, AttributeLike, BlockRef, Module, RegionLike, Value, ValueLike,
+    Attribute, AttributeLike, BlockRef, Module, RegionLike, Type, Value, ValueLike,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -102,23 +102,33 @@ fn op_key(op: &OperationRef<'_, '_>) -> usize {
     op.to_raw().ptr as usize
 }
 
-fn is_ctrl(v: &Value<'_, '_>) -> bool {
-    v.r#type().to_string() == "!ascend.ctrl"
-}
+const CTRL: &str = "!ascend.ctrl";
 
-struct Printer<'t> {
+struct Printer<'t, 'c> {
     table: &'t OpTable,
     out: String,
     problems: Vec<String>,
+    /// MLIR's spelling of each type seen: printing a type through the C API costs far more
+    /// than a lookup, and a graph has few distinct types.
+    types: HashMap<Type<'c>, String>,
 }
 
-impl<'t> Printer<'t> {
+impl<'t, 'c> Printer<'t, 'c> {
     fn new(table: &'t OpTable) -> Self {
         Printer {
             table,
             out: String::new(),
             problems: Vec::new(),
+            types: HashMap::new(),
         }
+    }
+
+    fn type_text(&mut self, t: Type<'c>) -> &str {
+        self.types.entry(t).or_insert_with(|| t.to_string())
+    }
+
+    fn is_ctrl(&mut self, v: &Value<'c, '_>) -> bool {
+        self.type_text(v.r#type()) == CTRL
     }
 
     fn problem(&mut self, indent: &str, what: String) {
@@ -127,7 +137,7 @@ impl<'t> Printer<'t> {
         self.problems.push(what);
     }
 
-    fn module(&mut self, module: &Module) {
+    fn module(&mut self, module: &Module<'c>) {
         let mut functions = Vec::new();
         let mut op = module.body().first_operation();
         while let Some(o) = op {
@@ -159,7 +169,7 @@ impl<'t> Printer<'t> {
         }
     }
 
-    fn function(&mut self, f: &OperationRef) {
+    fn function(&mut self, f: &OperationRef<'c, '_>) {
         let graph = string_attr(f, "sym_name").unwrap_or_default();
         self.out.push_str(&format!("graph {} {{\n", name(&graph)));
         let Some(block) = f.region(0).ok().and_then(|r| r.first_block()) else {
@@ -229,14 +239,19 @@ impl<'t> Printer<'t> {
         names
     }
 
-    fn value_ref(&mut self, names: &HashMap<usize, String>, v: &Value, user: &str) -> String {
+    fn value_ref(
+        &mut self,
+        names: &HashMap<usize, String>,
+        v: &Value<'c, '_>,
+        user: &str,
+    ) -> String {
         if let Ok(result) = OperationResult::try_from(*v) {
             let owner = result.owner();
             let n = names
                 .get(&op_key(&owner))
                 .cloned()
                 .unwrap_or_else(|| "?".into());
-            if is_ctrl(v) {
+            if self.is_ctrl(v) {
                 return format!("^{}", name(&n));
             }
             return match result.result_number() {
@@ -252,7 +267,7 @@ impl<'t> Printer<'t> {
         format!("\"<arg{arg}>\"")
     }
 
-    fn node(&mut self, names: &HashMap<usize, String>, o: &OperationRef, op_name: &str) {
+    fn node(&mut self, names: &HashMap<usize, String>, o: &OperationRef<'c, '_>, op_name: &str) {
         let node_name = names.get(&op_key(o)).cloned().unwrap_or_default();
         let generic = op_name == super::import::GENERIC_OP;
         let def = self.table.by_op_name(op_name);
@@ -302,11 +317,14 @@ impl<'t> Printer<'t> {
             }
         }
         attrs.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut results: Vec<String> = o
-            .results()
-            .map(|r| types::ge_type(&r.r#type().to_string()))
-            .collect();
-        if o.results().last().is_some_and(|r| is_ctrl(&Value::from(r))) {
+        let mut results: Vec<String> = Vec::with_capacity(o.result_count());
+        let mut last_is_ctrl = false;
+        for r in o.results() {
+            let text = self.type_text(r.r#type());
+            last_is_ctrl = text == CTRL;
+            results.push(types::ge_type(text));
+        }
+        if last_is_ctrl {
             results.pop();
         }
         let mut line = format!("  {} = {op_type}({})", name(&node_name), inputs.join(", "));

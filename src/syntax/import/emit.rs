@@ -4,7 +4,7 @@
 use super::check::{CheckedFile, CheckedGraph};
 use crate::syntax::{
     ast::{self, Span},
-    diagnostics::{line_col, Diagnostic},
+    diagnostics::{Diagnostic, LineIndex},
 };
 use melior::{
     dialect::func,
@@ -20,14 +20,14 @@ use melior::{
 
 struct Locator<'c, 's> {
     context: &'c Context,
-    source: &'s str,
+    lines: LineIndex,
     file_name: &'s str,
 }
 
 impl<'c> Locator<'c, '_> {
     /// A `FileLineColLoc` for a span, so MLIR diagnostics on the op point into the `.ge` file.
     fn at(&self, span: Span) -> Location<'c> {
-        let (line, col) = line_col(self.source, span.start);
+        let (line, col) = self.lines.line_col(span.start);
         Location::new(self.context, self.file_name, line, col)
     }
 }
@@ -41,7 +41,7 @@ pub fn emit_module<'c>(
 ) -> Result<Module<'c>, Diagnostic> {
     let loc = Locator {
         context,
-        source,
+        lines: LineIndex::new(source),
         file_name,
     };
     let module = Module::new(loc.at(Span::new(0, 0)));

@@ -425,7 +425,9 @@ fn undefined_values() {
     assert!(e.contains("t.ge:3:12: error: undefined value `y`"), "{e}");
     // One-letter names are not "corrected" to another one-letter name.
     assert!(!e.contains("did you mean"), "{e}");
-    let e = errors("graph main {\n  input = Data() {index = 0} : f32[]\n  a = Relu(inptu) : f32[]\n}\n");
+    let e = errors(
+        "graph main {\n  input = Data() {index = 0} : f32[]\n  a = Relu(inptu) : f32[]\n}\n",
+    );
     assert!(e.contains("did you mean `input`?"), "{e}");
     let e = errors("graph main {\n  x = Data() {index = 0} : f32[]\n  a = Relu(x:3) : f32[]\n}\n");
     assert!(e.contains("t.ge:3:12: error: undefined value `x:3`"), "{e}");
