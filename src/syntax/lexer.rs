@@ -47,7 +47,7 @@ pub struct LexError {
 /// The tokens of the `.ge` format.
 #[derive(Logos, Clone, Debug, PartialEq)]
 #[logos(error = LexErrorKind)]
-#[logos(skip r"[ \t\r\n\f]+")]
+#[logos(skip r"[ \t\r\n\f\u{FEFF}]+")]
 #[logos(skip r"#[^\n]*")]
 #[logos(skip r"//[^\n]*")]
 pub enum Tok<'input> {

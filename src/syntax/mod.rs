@@ -8,13 +8,12 @@
 pub mod ast;
 pub mod diagnostics;
 pub mod floats;
+pub mod import;
 pub mod lexer;
 pub mod parser;
-
-pub use diagnostics::{Diagnostic, GeDiagnostics};
-pub mod import;
 pub mod print;
 pub mod types;
 
+pub use diagnostics::{Diagnostic, GeDiagnostics};
 pub use import::{import_ge, import_ge_bytes, import_ge_bytes_with_table, import_ge_with_table};
 pub use print::print_ge;

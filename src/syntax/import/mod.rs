@@ -114,10 +114,10 @@ fn verify(
                 .map_or(0, |(line, col)| offset_of(source, line, col));
             Diagnostic::new(
                 format!("MLIR verifier: {}", d.message),
-                Span::new(at, at),
+                Span::new(at, at + 1),
                 "the op built for this node",
             )
-            .with_note("the importer's own checks should have caught this; please report it")
+            .with_note("the .ge checks did not catch this: the op table may lack a rule (same_type, required attributes) for this op")
         })
         .collect();
     if out.is_empty() {
