@@ -6,5 +6,16 @@
 //! `ir` (the only home of `unsafe`: safe wrappers over the MLIR C API), `analysis`,
 //! `transforms`, and `pipeline` (the pass registry that `ge-opt` drives).
 
+#[deny(unsafe_code)]
+pub mod analysis;
+#[deny(unsafe_code)]
 pub mod dialect;
+#[deny(unsafe_code)]
+pub mod driver;
+pub mod ir;
+#[deny(unsafe_code)]
+pub mod pipeline;
+#[deny(unsafe_code)]
 pub mod syntax;
+#[deny(unsafe_code)]
+pub mod transforms;

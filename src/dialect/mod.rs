@@ -1,7 +1,13 @@
-//! The `ascend` dialect: context set-up, IRDL loading and the op table.
+//! The `ascend` dialect: context set-up, IRDL loading, the op table and the semantics
+//! queries passes use.
 
 pub mod context;
+pub mod irdl_gen;
+pub mod op_view;
+pub mod semantics;
 pub mod table;
 
 pub use context::{new_context, IRDL_SOURCE};
-pub use table::{op_table, Arity, ArityError, Group, OpDef, OpTable};
+pub use irdl_gen::generate_irdl;
+pub use op_view::{AttrValue, OpDesc, OpView};
+pub use table::{op_table, Arity, ArityError, AttrKind, Group, OpDef, OpTable, Trait};

@@ -5,7 +5,11 @@
 //! `.ge` importer checks arity with it, and `semantics` answers the passes' questions from it.
 
 use serde::Deserialize;
-use std::{collections::HashMap, fmt, sync::OnceLock};
+use std::{
+    collections::{BTreeMap, HashMap},
+    fmt,
+    sync::OnceLock,
+};
 
 /// The op table as shipped in `dialects/`.
 pub const TABLE_SOURCE: &str = include_str!("../../dialects/ascend.ops.toml");
@@ -201,10 +205,123 @@ pub struct OpDef {
     pub row: OpRow,
 }
 
+/// The `ge_type` of the generic op `ascend.op`, whose real GE type is its `type` attribute.
+pub const GENERIC_GE_TYPE: &str = "*";
+
+/// GE's names for the values of `groups`, given how many values each group holds: a single
+/// or optional group keeps its name, a dynamic (variadic or slot) group `x` names its values
+/// `x0`, `x1`, ... as GE names dynamic inputs and outputs. Ref relations compare these names.
+pub fn ge_value_names(groups: &[Group], counts: &[usize]) -> Vec<String> {
+    let mut names = Vec::new();
+    for (group, &count) in groups.iter().zip(counts) {
+        match group.arity {
+            Arity::Single | Arity::Optional => {
+                names.extend(std::iter::repeat_n(group.name.clone(), count.min(1)))
+            }
+            Arity::Variadic | Arity::Slots(_) => {
+                names.extend((0..count).map(|i| format!("{}{i}", group.name)))
+            }
+        }
+    }
+    names
+}
+
+/// Folds per-IRDL-group segment sizes (slots expanded) back to one count per table group.
+/// Returns `None` when `irdl_sizes` does not have one entry per expanded group.
+pub fn fold_segments(groups: &[Group], irdl_sizes: &[usize]) -> Option<Vec<usize>> {
+    let mut counts = Vec::with_capacity(groups.len());
+    let mut next = 0usize;
+    for group in groups {
+        let width = match group.arity {
+            Arity::Slots(n) => n + 1,
+            _ => 1,
+        };
+        let slice = irdl_sizes.get(next..next + width)?;
+        counts.push(slice.iter().sum());
+        next += width;
+    }
+    (next == irdl_sizes.len()).then_some(counts)
+}
+
 impl OpDef {
     /// The full MLIR op name.
     pub fn op_name(&self) -> String {
         format!("ascend.{}", self.mnemonic)
+    }
+
+    /// Whether this is the generic op `ascend.op` (GE type in its `type` attribute).
+    pub fn is_generic(&self) -> bool {
+        self.ge_type == GENERIC_GE_TYPE
+    }
+
+    /// Whether the table gives this op the trait.
+    pub fn has_trait(&self, t: Trait) -> bool {
+        self.row.traits.contains(&t)
+    }
+
+    /// Subgraph attribute names in GE's subgraph order (single-symbol attributes first, as
+    /// no op mixes both kinds).
+    pub fn subgraph_attr_names(&self) -> impl Iterator<Item = &str> {
+        self.row
+            .subgraph_attrs
+            .iter()
+            .chain(&self.row.subgraph_list_attrs)
+            .map(String::as_str)
+    }
+
+    /// Checks the semantic columns against the groups; errors name the column.
+    fn validate(&self) -> Result<(), String> {
+        let valid_mnemonic = !self.mnemonic.is_empty()
+            && self
+                .mnemonic
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !valid_mnemonic {
+            return Err(format!("bad mnemonic `{}`", self.mnemonic));
+        }
+        let all_groups = || self.inputs.iter().chain(&self.outputs);
+        if let Some(g) = all_groups().find(|g| g.name == "ctrl" || g.name == "ctrl_in") {
+            return Err(format!("group name `{}` is reserved", g.name));
+        }
+        let mut seen = Vec::new();
+        for set in &self.row.same_type {
+            for name in set {
+                let groups: Vec<&Group> = all_groups().filter(|g| &g.name == name).collect();
+                if groups.is_empty() {
+                    return Err(format!("same_type names unknown group `{name}`"));
+                }
+                if groups.iter().any(|g| matches!(g.arity, Arity::Slots(_))) {
+                    return Err(format!(
+                        "same_type group `{name}` has slots (slots are heterogeneous)"
+                    ));
+                }
+                if seen.contains(&name) {
+                    return Err(format!("group `{name}` is in two same_type sets"));
+                }
+                seen.push(name);
+            }
+        }
+        let mut attrs: Vec<&str> = self.subgraph_attr_names().collect();
+        attrs.extend(self.row.required_attrs.keys().map(String::as_str));
+        let mut sorted = attrs.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != attrs.len() {
+            return Err("an attribute is declared twice".into());
+        }
+        let fixed_outputs = self.outputs.iter().all(|g| g.arity == Arity::Single);
+        if let Some(&bad) = self
+            .row
+            .atomic_outputs
+            .iter()
+            .find(|&&i| fixed_outputs && i >= self.outputs.len())
+        {
+            return Err(format!("atomic output {bad} out of range"));
+        }
+        if self.is_generic() && !self.row.required_attrs.contains_key("type") {
+            return Err("the generic op must require a `type` attribute".into());
+        }
+        Ok(())
     }
 
     /// Primitive operand groups as IRDL declares them, with the trailing `ctrl_in`.
@@ -217,9 +334,17 @@ impl OpDef {
         groups
     }
 
-    /// Primitive result groups as IRDL declares them, with the trailing `ctrl`.
+    /// Primitive result groups as IRDL declares them, with the trailing `ctrl`. IRDL wants
+    /// operand and result names distinct, so a ref output (named like its input, e.g.
+    /// Assign's `ref`) is declared as `ref_out`; GE names still come from `outputs`.
     pub fn irdl_results(&self) -> Vec<IrdlGroup> {
+        let operand_names: Vec<String> = self.irdl_operands().into_iter().map(|g| g.name).collect();
         let mut groups = expand_groups(&self.outputs);
+        for group in &mut groups {
+            if operand_names.contains(&group.name) {
+                group.name.push_str("_out");
+            }
+        }
         groups.push(IrdlGroup {
             name: "ctrl".into(),
             arity: Arity::Single,
@@ -252,6 +377,83 @@ impl OpDef {
     }
 }
 
+/// A closed set of op properties the passes ask about. Every question of GE's memory and
+/// stream passes that GE answers by comparing type names is answered by one of these (see
+/// `ge-behaviour-notes.md` B.3/B.4/B.10/B.15/C), so passes never switch on op names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trait {
+    /// Produces a value with no producer in the graph (Data, RefData, Const, Variable).
+    Source,
+    /// GE's data-like set (`Data`, `RefData`, `AippData`, `AnnData`): a root one is Writeable
+    /// (B.4 2b), a subgraph one inherits its parent producer's type (B.4 2c).
+    DataLike,
+    /// GE's var-like set (`Variable`, `VariableV2`, `RefData`): outputs Writeable (B.4 2a),
+    /// immutable address (B.19), never an in-place source (B.17).
+    VarLike,
+    /// `Const`, `Constant`, `ConstPlaceHolder`: outputs ReadOnlyConst (B.4 2f).
+    ConstLike,
+    /// `While`, `_While`, `StatelessWhile`: inputs SW, outputs Soft, subgraphs skipped (B.3 1).
+    WhileFamily,
+    /// `PartitionedCall`: its single subgraph's output types flow out (B.4 3, B.5).
+    PartitionedCall,
+    /// Reads only the shape of its input (`Shape`, `Rank`, `Size`): HcclMemcpyPass ignores it
+    /// as a sibling consumer (B.15).
+    ShapeOnly,
+    /// `Reshape`: ignored by HcclMemcpyPass when all its consumers are shape-only (B.15).
+    Reshape,
+    /// `Identity` and `ReadVariableOp`: SplitIdentity / RemoveNoUseIdentity apply (B.8-B.10).
+    IdentityLike,
+    /// A plain copy (`Identity`, `Memcpy`, `MemcpyAsync`): the layout pass never inserts
+    /// another copy next to one (B.19 `IsSkipInsert`).
+    CopyLike,
+    /// `Assign`, `AssignAdd`, `AssignSub` and their `*VariableOp` forms (B.10).
+    AssignLike,
+    /// `PhonyConcat` / `PhonySplit`: inputs always ReadOnly even when named like an output,
+    /// the names only express shared memory (B.3 3b).
+    Phony,
+    /// An HCCL collective (C.8 task counting, independent engine).
+    Hccl,
+    /// `HcomAllReduce`: the seed of AllReduceParallelPass (C.3).
+    AllReduce,
+    /// `HcomBroadcast`: HcclMemcpyPass writes a broadcast variable back with Assign (B.15).
+    Broadcast,
+    /// `AtomicAddrClean`: its control edges are not moved by InsertNodeBefore (B.12, B.18).
+    AtomicClean,
+    /// V1 control-flow `Switch`, `RefSwitch`, `SwitchN`: InsertNodeAfter leaves their
+    /// out-control edges in place (B.12).
+    ControlSwitch,
+    /// `StreamActive`: activates streams (C.5, C.9).
+    StreamActive,
+    /// `StreamSwitch`: its send events are dropped after optimisation (C.6, C.9).
+    StreamSwitch,
+    /// `StreamMerge`: an identity feeding it is kept (B.10), user Data into it gets
+    /// MemcpyAddrAsync (B.18).
+    StreamMerge,
+    /// `LabelSet`, `LabelGotoEx`, `LabelSwitchByIndex`: never a stream split point (C.8).
+    RtsLabel,
+    /// `Send` (event record, C.10).
+    Send,
+    /// `Recv` (event wait, C.10); counts one extra task (C.8).
+    Recv,
+    /// `SendNotify` (C.10).
+    SendNotify,
+    /// `RecvNotify` (C.10).
+    RecvNotify,
+}
+
+/// The kind of value a required attribute holds; the IRDL generator turns it into a
+/// constraint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttrKind {
+    /// Any attribute (e.g. Const `value`, a dense or resource elements attribute).
+    Any,
+    String,
+    Integer,
+    Array,
+}
+
 /// A row of `dialects/ascend.ops.toml` as written.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -263,6 +465,48 @@ pub struct OpRow {
     pub inputs: Vec<String>,
     #[serde(default)]
     pub outputs: Vec<String>,
+    /// Other GE type names with this row's semantics (e.g. `VariableV2` for `Variable`);
+    /// a generic `ascend.op` of such a type is answered from this row.
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    #[serde(default)]
+    pub traits: Vec<Trait>,
+    /// GE `_input_mutable`: every input is scope-writeable (SW).
+    #[serde(default)]
+    pub input_mutable: bool,
+    /// GE `atomic_output_index`: outputs written atomically (need zeroing first).
+    #[serde(default)]
+    pub atomic_outputs: Vec<usize>,
+    /// GE `continuous_input`.
+    #[serde(default)]
+    pub continuous_input: bool,
+    /// GE `continuous_output`.
+    #[serde(default)]
+    pub continuous_output: bool,
+    /// GE `_no_padding_continuous_input`.
+    #[serde(default)]
+    pub nopadding_continuous_input: bool,
+    /// GE `_no_padding_continuous_output`.
+    #[serde(default)]
+    pub nopadding_continuous_output: bool,
+    /// Attributes holding one subgraph symbol each, in GE's subgraph order
+    /// (If: `then_branch`, `else_branch`; While: `cond`, `body`; PartitionedCall: `f`).
+    #[serde(default)]
+    pub subgraph_attrs: Vec<String>,
+    /// Attributes holding an array of subgraph symbols (Case: `branches`).
+    #[serde(default)]
+    pub subgraph_list_attrs: Vec<String>,
+    /// Sets of group names (inputs and outputs alike) whose values all have one type; the
+    /// IRDL generator gives each set a single constraint variable.
+    #[serde(default)]
+    pub same_type: Vec<Vec<String>>,
+    /// Attributes every instance must carry (declared in IRDL), besides the subgraph ones.
+    #[serde(default)]
+    pub required_attrs: BTreeMap<String, AttrKind>,
+    /// Tasks the op generates on its stream (C.8); `None` means one. GE-local ops that
+    /// generate no task (Data, Const, ...) say 0.
+    #[serde(default)]
+    pub task_num: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -276,6 +520,7 @@ pub struct OpTable {
     ops: Vec<OpDef>,
     by_op_name: HashMap<String, usize>,
     by_ge_type: HashMap<String, usize>,
+    by_alias: HashMap<String, usize>,
 }
 
 impl OpTable {
@@ -286,6 +531,7 @@ impl OpTable {
             ops: Vec::with_capacity(file.op.len()),
             by_op_name: HashMap::new(),
             by_ge_type: HashMap::new(),
+            by_alias: HashMap::new(),
         };
         for row in file.op {
             let parse_groups = |specs: &[String]| -> Result<Vec<Group>, String> {
@@ -302,6 +548,8 @@ impl OpTable {
                 outputs: parse_groups(&row.outputs)?,
                 row,
             };
+            def.validate()
+                .map_err(|e| format!("op `{}`: {e}", def.ge_type))?;
             let index = table.ops.len();
             if table.by_op_name.insert(def.op_name(), index).is_some() {
                 return Err(format!("duplicate op `{}`", def.op_name()));
@@ -315,7 +563,28 @@ impl OpTable {
             }
             table.ops.push(def);
         }
+        for (index, def) in table.ops.iter().enumerate() {
+            for alias in &def.row.aliases {
+                let clash = table.by_ge_type.contains_key(alias)
+                    || table.by_alias.insert(alias.clone(), index).is_some();
+                if clash {
+                    return Err(format!("alias `{alias}` of `{}` is taken", def.ge_type));
+                }
+            }
+        }
         Ok(table)
+    }
+
+    /// The row whose semantics apply to GE type `ge_type`: its own row, or the row naming it
+    /// as an alias. Used for generic ops, whose real type is an attribute.
+    pub fn semantics_for_ge_type(&self, ge_type: &str) -> Option<&OpDef> {
+        self.by_ge_type(ge_type)
+            .or_else(|| self.by_alias.get(ge_type).map(|&i| &self.ops[i]))
+    }
+
+    /// The generic op `ascend.op`.
+    pub fn generic(&self) -> Option<&OpDef> {
+        self.by_ge_type(GENERIC_GE_TYPE)
     }
 
     pub fn ops(&self) -> &[OpDef] {
@@ -350,6 +619,7 @@ mod tests {
             engine: "AIcoreEngine".into(),
             inputs: inputs.iter().map(|s| s.to_string()).collect(),
             outputs: outputs.iter().map(|s| s.to_string()).collect(),
+            ..OpRow::default()
         };
         OpDef {
             mnemonic: row.mnemonic.clone(),
@@ -426,6 +696,106 @@ mod tests {
         assert!(Group::parse("x[0]").is_err());
         assert!(Group::parse("").is_err());
         assert!(Group::parse("a-b").is_err());
+    }
+
+    /// Every op of the table appears in a positive lit test under `test/Dialect/`, so the
+    /// generated IRDL is exercised by stock mlir-opt for each of them.
+    #[test]
+    fn every_op_has_a_positive_lit_test() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/test/Dialect");
+        let mut text = String::new();
+        for entry in std::fs::read_dir(dir).expect("test/Dialect exists") {
+            let path = entry.unwrap().path();
+            let is_positive = path.extension().is_some_and(|e| e == "mlir")
+                && !path
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("invalid");
+            if is_positive {
+                text.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+        let missing: Vec<String> = op_table()
+            .ops()
+            .iter()
+            .map(|d| d.op_name())
+            .filter(|name| !text.contains(&format!("\"{name}\"(")))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "ops without a positive lit test: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn table_rows_are_validated() {
+        let bad = |extra: &str| {
+            OpTable::parse(&format!(
+                "[[op]]\nmnemonic = \"t\"\nge_type = \"T\"\nengine = \"E\"\n\
+                 inputs = [\"x\", \"s[2]\"]\noutputs = [\"y\"]\n{extra}"
+            ))
+        };
+        assert!(bad("").is_ok());
+        assert!(bad("same_type = [[\"nope\"]]").is_err());
+        assert!(bad("same_type = [[\"s\"]]").is_err());
+        assert!(bad("same_type = [[\"x\"], [\"x\", \"y\"]]").is_err());
+        assert!(bad("atomic_outputs = [1]").is_err());
+        assert!(bad("subgraph_attrs = [\"f\"]\nrequired_attrs = { f = \"any\" }").is_err());
+        assert!(bad("traits = [\"no_such_trait\"]").is_err());
+        assert!(bad("unknown_column = 1").is_err());
+        assert!(
+            OpTable::parse("[[op]]\nmnemonic = \"Bad\"\nge_type = \"T\"\nengine = \"E\"\n")
+                .is_err()
+        );
+        assert!(OpTable::parse(
+            "[[op]]\nmnemonic = \"t\"\nge_type = \"T\"\nengine = \"E\"\ninputs = [\"ctrl\"]\n"
+        )
+        .is_err());
+        assert!(
+            OpTable::parse("[[op]]\nmnemonic = \"op\"\nge_type = \"*\"\nengine = \"E\"\n").is_err()
+        );
+    }
+
+    #[test]
+    fn aliases_resolve_to_rows_and_cannot_clash() {
+        let t = op_table();
+        assert_eq!(
+            t.semantics_for_ge_type("VariableV2").unwrap().ge_type,
+            "Variable"
+        );
+        assert_eq!(t.semantics_for_ge_type("While").unwrap().ge_type, "While");
+        assert!(t.semantics_for_ge_type("NoSuchType").is_none());
+        assert!(t.by_ge_type("VariableV2").is_none());
+        assert!(t.generic().unwrap().is_generic());
+        let clash = "[[op]]\nmnemonic = \"a\"\nge_type = \"A\"\nengine = \"E\"\n\
+                     [[op]]\nmnemonic = \"b\"\nge_type = \"B\"\nengine = \"E\"\naliases = [\"A\"]\n";
+        assert!(OpTable::parse(clash).is_err());
+    }
+
+    #[test]
+    fn ref_outputs_get_distinct_irdl_names() {
+        let assign = op_table().by_ge_type("Assign").unwrap();
+        let names: Vec<String> = assign.irdl_results().into_iter().map(|g| g.name).collect();
+        assert_eq!(names, vec!["ref_out", "ctrl"]);
+        assert_eq!(
+            ge_value_names(&assign.outputs, &[1]),
+            vec!["ref".to_string()]
+        );
+    }
+
+    #[test]
+    fn segments_fold_back_to_table_groups() {
+        let if_op = op(&["cond", "input[2]"], &["output[2]"]);
+        assert_eq!(
+            fold_segments(&if_op.inputs, &[1, 1, 1, 3]),
+            Some(vec![1, 5])
+        );
+        assert_eq!(fold_segments(&if_op.inputs, &[1, 1, 1]), None);
+        assert_eq!(
+            ge_value_names(&if_op.inputs, &[1, 2]),
+            vec!["cond", "input0", "input1"]
+        );
     }
 
     #[test]

@@ -297,11 +297,7 @@ impl<'c, 't> Checker<'c, 't> {
 
     fn node(&mut self, n: &ast::Node) -> Partial<'c, 't> {
         let op = match &n.op_type.kind {
-            OpTypeKind::Known(t) => match self
-                .table
-                .by_ge_type(t)
-                .filter(|d| d.op_name() != GENERIC_OP)
-            {
+            OpTypeKind::Known(t) => match self.table.by_ge_type(t).filter(|d| !d.is_generic()) {
                 Some(def) => Some(OpKind::Known(def)),
                 None => {
                     self.diags.push(self.unknown_op(t, n.op_type.span));
@@ -350,7 +346,7 @@ impl<'c, 't> Checker<'c, 't> {
             .table
             .ops()
             .iter()
-            .filter(|d| d.op_name() != GENERIC_OP)
+            .filter(|d| !d.is_generic())
             .map(|d| d.ge_type.as_str());
         let generic = format!("to use an op the table does not know, quote its type: `\"{t}\"(...)` is the generic op `{GENERIC_OP}`");
         let hint = match nearest(t, known) {
@@ -677,7 +673,7 @@ impl<'c, 't> Checker<'c, 't> {
         }
         let def = match p.op? {
             OpKind::Known(def) => def,
-            OpKind::Generic => match self.table.by_op_name(GENERIC_OP) {
+            OpKind::Generic => match self.table.generic() {
                 Some(def) => def,
                 None => return Some((None, None)),
             },
@@ -772,7 +768,9 @@ impl<'c, 't> Checker<'c, 't> {
             n.attrs.iter().any(|a| a.key.text == k)
                 || k == "type" && matches!(n.op_type.kind, OpTypeKind::Generic(_))
         };
-        for key in table_hooks::required_attrs(def) {
+        let mut required = table_hooks::required_attrs(def);
+        required.extend(table_hooks::subgraph_attrs(def));
+        for key in required {
             if !present(key) {
                 self.diags.push(
                     Diagnostic::new(

@@ -1,0 +1,3 @@
+//! Analyses over the IR views (safe Rust only).
+
+pub mod reachability;

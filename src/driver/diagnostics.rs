@@ -1,0 +1,261 @@
+//! Collecting MLIR diagnostics into owned values, and printing them like `mlir-opt`:
+//! `file:line:col: error: message`, then the source line and a caret.
+
+use melior::{
+    diagnostic::{Diagnostic, DiagnosticSeverity},
+    ir::Location,
+    Context,
+};
+use std::{
+    collections::HashMap,
+    fmt,
+    sync::{Arc, Mutex, MutexGuard},
+};
+
+/// Diagnostic severity (MLIR's four kinds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+    Remark,
+    Note,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(match self {
+            Self::Error => "error",
+            Self::Warning => "warning",
+            Self::Remark => "remark",
+            Self::Note => "note",
+        })
+    }
+}
+
+/// A source position (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileLoc {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// An owned diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diag {
+    pub severity: Severity,
+    /// The first file position found in the MLIR location, if any.
+    pub location: Option<FileLoc>,
+    /// The MLIR location as text, for diagnostics without a file position.
+    pub location_text: String,
+    pub message: String,
+    pub notes: Vec<Diag>,
+}
+
+impl Diag {
+    /// A diagnostic of the driver itself at a file position.
+    pub fn at(severity: Severity, location: FileLoc, message: impl Into<String>) -> Self {
+        Self {
+            severity,
+            location_text: format!("{}:{}:{}", location.file, location.line, location.column),
+            location: Some(location),
+            message: message.into(),
+            notes: Vec::new(),
+        }
+    }
+}
+
+#[derive(Default)]
+struct State {
+    diagnostics: Vec<Diag>,
+    /// Buffer-name substitutions (temporary file -> name the user knows).
+    renames: Vec<(String, String)>,
+}
+
+/// Collects every diagnostic of a context (the handler claims them, so MLIR prints none).
+#[derive(Clone)]
+pub struct DiagnosticCollector {
+    state: Arc<Mutex<State>>,
+}
+
+impl DiagnosticCollector {
+    /// Attaches a collecting handler to `context`, for the context's lifetime.
+    pub fn attach(context: &Context) -> Self {
+        let collector = Self {
+            state: Arc::default(),
+        };
+        let shared = collector.clone();
+        context.attach_diagnostic_handler(move |diagnostic| {
+            let mut state = shared.lock();
+            let diag = convert(&diagnostic, &state.renames);
+            state.diagnostics.push(diag);
+            true
+        });
+        collector
+    }
+
+    /// Takes the diagnostics collected so far.
+    pub fn take(&self) -> Vec<Diag> {
+        std::mem::take(&mut self.lock().diagnostics)
+    }
+
+    /// Reports file `from` as `to` in every diagnostic until [`Self::clear_renames`].
+    pub fn rename(&self, from: &str, to: &str) {
+        self.lock().renames.push((from.to_owned(), to.to_owned()));
+    }
+
+    /// Drops every rename.
+    pub fn clear_renames(&self) {
+        self.lock().renames.clear();
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+fn convert(diagnostic: &Diagnostic, renames: &[(String, String)]) -> Diag {
+    let location = diagnostic.location();
+    let notes = (0..diagnostic.note_count())
+        .filter_map(|index| diagnostic.note(index).ok())
+        .map(|note| convert(&note, renames))
+        .collect();
+    let file_location = file_location(location).map(|mut loc| {
+        if let Some((_, to)) = renames.iter().find(|(from, _)| *from == loc.file) {
+            loc.file.clone_from(to);
+        }
+        loc
+    });
+    Diag {
+        severity: match diagnostic.severity() {
+            DiagnosticSeverity::Error => Severity::Error,
+            DiagnosticSeverity::Warning => Severity::Warning,
+            DiagnosticSeverity::Remark => Severity::Remark,
+            DiagnosticSeverity::Note => Severity::Note,
+        },
+        location_text: match &file_location {
+            Some(loc) => format!("{}:{}:{}", loc.file, loc.line, loc.column),
+            None => location.to_string(),
+        },
+        location: file_location,
+        message: diagnostic.to_string(),
+        notes,
+    }
+}
+
+/// The first file position inside `location` (through name, call-site and fused
+/// locations), as MLIR's diagnostic verifier finds it.
+pub fn file_location(location: Location) -> Option<FileLoc> {
+    if location.is_file_line_col_range() {
+        let file = location.file_line_col_range_filename();
+        return Some(FileLoc {
+            file: file
+                .as_string_ref()
+                .as_str()
+                .unwrap_or("<invalid utf-8>")
+                .to_owned(),
+            line: location.file_line_col_range_start_line(),
+            column: location.file_line_col_range_start_column(),
+        });
+    }
+    if location.is_name() {
+        return file_location(location.name_child_location());
+    }
+    if location.is_call_site() {
+        return file_location(location.call_site_callee())
+            .or_else(|| file_location(location.call_site_caller()));
+    }
+    if location.is_fused() {
+        return (0..location.fused_num_locations())
+            .find_map(|index| file_location(location.fused_location(index)));
+    }
+    None
+}
+
+/// The texts of the inputs, by the name diagnostics use, for quoting source lines.
+/// Borrowed: inputs can be large.
+#[derive(Default)]
+pub struct Sources<'a> {
+    texts: HashMap<&'a str, &'a str>,
+}
+
+impl<'a> Sources<'a> {
+    /// Registers `text` as the content of `name`.
+    pub fn add(&mut self, name: &'a str, text: &'a str) {
+        self.texts.insert(name, text);
+    }
+
+    fn line(&self, location: &FileLoc) -> Option<&str> {
+        let text = self.texts.get(location.file.as_str())?;
+        text.lines().nth(location.line.checked_sub(1)?)
+    }
+}
+
+/// Renders `diag` (and its notes) like `mlir-opt`.
+pub fn render(diag: &Diag, sources: &Sources) -> String {
+    let mut out = format!(
+        "{}: {}: {}\n",
+        diag.location_text, diag.severity, diag.message
+    );
+    if let Some(location) = &diag.location {
+        if let Some(line) = sources.line(location) {
+            let indent: String = line
+                .chars()
+                .take(location.column.saturating_sub(1))
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            out.push_str(&format!("{line}\n{indent}^\n"));
+        }
+    }
+    for note in &diag.notes {
+        out.push_str(&render(note, sources));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_location_source_line_caret_and_notes() {
+        let mut sources = Sources::default();
+        sources.add("f.mlir", "line one\n  bad here\n");
+        let mut diag = Diag::at(
+            Severity::Error,
+            FileLoc {
+                file: "f.mlir".into(),
+                line: 2,
+                column: 3,
+            },
+            "boom",
+        );
+        diag.notes.push(Diag {
+            severity: Severity::Note,
+            location: None,
+            location_text: "loc(unknown)".into(),
+            message: "see this".into(),
+            notes: vec![],
+        });
+        assert_eq!(
+            render(&diag, &sources),
+            "f.mlir:2:3: error: boom\n  bad here\n  ^\nloc(unknown): note: see this\n"
+        );
+    }
+
+    #[test]
+    fn collects_parser_diagnostics_with_file_positions() {
+        let context = Context::new();
+        let collector = DiagnosticCollector::attach(&context);
+        let _ = melior::ir::Module::parse(&context, "\n  foo");
+        let diags = collector.take();
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].severity, Severity::Error);
+        assert!(diags[0].message.contains("'foo' is unknown"), "{diags:?}");
+        let location = diags[0].location.clone().expect("a file position");
+        assert_eq!((location.line, location.column), (2, 3));
+        assert!(collector.take().is_empty());
+    }
+}

@@ -1,0 +1,338 @@
+//! The body of `ge-opt`: read, split, parse or import, verify, run the pipeline, print,
+//! check diagnostics. `tools/ge-opt/main.rs` only parses the command line into a
+//! [`Config`].
+
+pub mod diagnostics;
+pub mod source;
+pub mod split;
+pub mod verify;
+
+use crate::{
+    dialect::new_context,
+    ir::pass_manager::{enable_timing, module_pass_manager},
+    pipeline::{PassStatistics, Pipeline},
+    syntax,
+};
+use diagnostics::{render, Diag, DiagnosticCollector, Severity, Sources};
+use melior::{
+    ir::{
+        operation::{OperationLike, OperationPrintingFlags},
+        Module,
+    },
+    pass::PassIrPrintingOptions,
+    utility::register_all_passes,
+    Context,
+};
+use source::{parse_named_buffer, read_input, Input};
+use split::{split_input, Chunk};
+use std::{io::Write, path::PathBuf};
+
+/// Input and output syntaxes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Mlir,
+    Ge,
+}
+
+/// Everything `ge-opt` was asked to do.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Input path, `-` for standard input.
+    pub input: String,
+    /// Output path, `-` for standard output.
+    pub output: String,
+    /// `None`: by extension (`.ge` is `.ge`, anything else MLIR).
+    pub input_format: Option<Format>,
+    pub emit: Format,
+    /// `Some(marker)`: `--split-input-file`.
+    pub split_marker: Option<String>,
+    pub verify_diagnostics: bool,
+    pub print_ir_before_all: bool,
+    pub print_ir_after_all: bool,
+    pub timing: bool,
+    pub statistics: bool,
+    pub print_debuginfo: bool,
+    pub disable_threading: bool,
+    /// Accept operations of unknown dialects (`mlir-opt --allow-unregistered-dialect`).
+    pub allow_unregistered_dialect: bool,
+    pub pipeline: Pipeline,
+}
+
+/// Runs `ge-opt`; returns the process exit code. Never panics on user input.
+pub fn run(config: &Config) -> i32 {
+    match Driver::new(config) {
+        Ok(driver) => driver.run(),
+        Err(message) => {
+            eprintln!("{message}");
+            1
+        }
+    }
+}
+
+struct Driver<'a> {
+    config: &'a Config,
+    input: Input,
+    format: Format,
+}
+
+/// Why a chunk produced no output.
+enum ChunkError {
+    /// Reported through diagnostics (or expected by `--verify-diagnostics`).
+    Failed,
+    /// A configuration error (bad pipeline): stop everything.
+    Fatal(String),
+}
+
+impl<'a> Driver<'a> {
+    fn new(config: &'a Config) -> Result<Self, String> {
+        let input = read_input(&config.input).map_err(|error| {
+            if error.contains(": error: ") {
+                error
+            } else {
+                format!("ge-opt: error: {error}")
+            }
+        })?;
+        let format = config.input_format.unwrap_or_else(|| {
+            match input.path.as_ref().and_then(|path| path.extension()) {
+                Some(extension) if extension == "ge" => Format::Ge,
+                _ => Format::Mlir,
+            }
+        });
+        Ok(Self {
+            config,
+            input,
+            format,
+        })
+    }
+
+    fn run(&self) -> i32 {
+        register_all_passes();
+        let context = new_context();
+        if self.config.disable_threading {
+            context.enable_multi_threading(false);
+        }
+        if self.config.allow_unregistered_dialect {
+            context.set_allow_unregistered_dialects(true);
+        }
+        let collector = DiagnosticCollector::attach(&context);
+        let chunks = match &self.config.split_marker {
+            Some(marker) => split_input(&self.input.text, marker),
+            None => vec![Chunk {
+                text: &self.input.text,
+                first_line: 1,
+            }],
+        };
+        let split = self.config.split_marker.is_some();
+        let mut outputs = Vec::new();
+        let mut ok = true;
+        for chunk in &chunks {
+            match self.process_chunk(&context, &collector, chunk, split) {
+                Ok((output, chunk_ok)) => {
+                    outputs.push(output);
+                    ok &= chunk_ok;
+                }
+                Err(message) => {
+                    eprintln!("ge-opt: error: {message}");
+                    return 1;
+                }
+            }
+        }
+        let marker = self
+            .config
+            .split_marker
+            .as_deref()
+            .unwrap_or(split::DEFAULT_MARKER);
+        let output = outputs.join(&format!("{marker}\n"));
+        match self.write_output(&output, ok) {
+            Ok(()) if ok => 0,
+            Ok(()) => 1,
+            Err(message) => {
+                eprintln!("ge-opt: error: {message}");
+                1
+            }
+        }
+    }
+
+    /// Processes one chunk. `Ok((output, ok))`; `Err` only for fatal configuration errors.
+    fn process_chunk(
+        &self,
+        context: &Context,
+        collector: &DiagnosticCollector,
+        chunk: &Chunk,
+        split: bool,
+    ) -> Result<(String, bool), String> {
+        let expected = if self.config.verify_diagnostics {
+            match verify::parse_expected(chunk.text, &self.input.name, chunk.first_line) {
+                Ok(expected) => Some(expected),
+                Err(errors) => {
+                    self.print(&errors);
+                    return Ok((String::new(), false));
+                }
+            }
+        } else {
+            None
+        };
+        let mut diagnostics = Vec::new();
+        let result = self.compile(context, collector, chunk, split, &mut diagnostics);
+        let (output, mut ok) = match result {
+            Ok(output) => (output, true),
+            Err(ChunkError::Failed) => (String::new(), false),
+            Err(ChunkError::Fatal(message)) => return Err(message),
+        };
+        diagnostics.extend(collector.take());
+        match expected {
+            Some(mut expected) => {
+                verify::strip_current_operation_notes(&mut diagnostics);
+                let errors = verify::verify(&mut expected, &diagnostics);
+                self.print(&errors);
+                ok = errors.is_empty();
+            }
+            None => {
+                self.print(&diagnostics);
+                ok &= !diagnostics
+                    .iter()
+                    .any(|diag| diag.severity == Severity::Error);
+            }
+        }
+        Ok((output, ok))
+    }
+
+    /// Parse or import, verify, run the pipeline, print. Diagnostics of each stage are
+    /// appended to `diagnostics`; the caller prints or verifies them.
+    fn compile(
+        &self,
+        context: &Context,
+        collector: &DiagnosticCollector,
+        chunk: &Chunk,
+        split: bool,
+        diagnostics: &mut Vec<Diag>,
+    ) -> Result<String, ChunkError> {
+        // Build the pass manager first: a bad pipeline is reported before any input error.
+        let manager = module_pass_manager(context);
+        let statistics = PassStatistics::default();
+        self.config
+            .pipeline
+            .add_to(&manager, &statistics)
+            .map_err(ChunkError::Fatal)?;
+        if self.config.timing {
+            enable_timing(&manager);
+        }
+        if self.config.print_ir_after_all || self.config.print_ir_before_all {
+            manager.enable_ir_printing(&PassIrPrintingOptions {
+                before_all: self.config.print_ir_before_all,
+                after_all: self.config.print_ir_after_all,
+                module_scope: false,
+                on_change: false,
+                on_failure: false,
+                flags: self.printing_flags(),
+                tree_printing_path: PathBuf::new(),
+            });
+        }
+
+        let module = self.parse(context, collector, chunk, split);
+        self.flush(collector, diagnostics);
+        let mut module = module?;
+
+        let result = manager.run(&mut module);
+        self.flush(collector, diagnostics);
+        if result.is_err() {
+            if !diagnostics
+                .iter()
+                .any(|diag| diag.severity == Severity::Error)
+            {
+                diagnostics.push(Diag {
+                    severity: Severity::Error,
+                    location: None,
+                    location_text: self.input.name.clone(),
+                    message: "pass pipeline failed".to_owned(),
+                    notes: Vec::new(),
+                });
+            }
+            return Err(ChunkError::Failed);
+        }
+        if self.config.statistics {
+            eprint!("{}", statistics.render());
+        }
+        drop(manager); // prints the timing report, after the statistics like mlir-opt
+        Ok(match self.config.emit {
+            Format::Mlir => {
+                let text = module
+                    .as_operation()
+                    .to_string_with_flags(self.printing_flags())
+                    .unwrap_or_else(|_| module.as_operation().to_string());
+                format!("{text}\n")
+            }
+            Format::Ge => syntax::print_ge(&module),
+        })
+    }
+
+    fn parse<'c>(
+        &self,
+        context: &'c Context,
+        collector: &DiagnosticCollector,
+        chunk: &Chunk,
+        split: bool,
+    ) -> Result<Module<'c>, ChunkError> {
+        let name = &self.input.name;
+        match self.format {
+            Format::Mlir => {
+                let module = match (&self.input.path, split) {
+                    (Some(path), false) => {
+                        crate::ir::source::parse_file(context, &path.to_string_lossy())
+                    }
+                    _ => parse_named_buffer(context, collector, &chunk.padded(), name)
+                        .map_err(ChunkError::Fatal)?,
+                };
+                module.ok_or(ChunkError::Failed)
+            }
+            Format::Ge => {
+                let module =
+                    syntax::import_ge(context, &chunk.padded(), name).map_err(|error| {
+                        eprintln!("{error}");
+                        ChunkError::Failed
+                    })?;
+                // MLIR's parser verifies what it parses; an imported module is verified
+                // here, before any pass (IRDL checks operand/result counts and types).
+                if module.as_operation().verify() {
+                    Ok(module)
+                } else {
+                    Err(ChunkError::Failed)
+                }
+            }
+        }
+    }
+
+    fn printing_flags(&self) -> OperationPrintingFlags {
+        OperationPrintingFlags::new().enable_debug_info(self.config.print_debuginfo, false)
+    }
+
+    /// Moves collected diagnostics into `into`.
+    fn flush(&self, collector: &DiagnosticCollector, into: &mut Vec<Diag>) {
+        into.extend(collector.take());
+    }
+
+    fn print(&self, diagnostics: &[Diag]) {
+        let mut sources = Sources::default();
+        sources.add(&self.input.name, &self.input.text);
+        let mut stderr = std::io::stderr().lock();
+        for diag in diagnostics {
+            let _ = stderr.write_all(render(diag, &sources).as_bytes());
+        }
+    }
+
+    fn write_output(&self, output: &str, ok: bool) -> Result<(), String> {
+        if self.config.output == "-" {
+            let mut stdout = std::io::stdout().lock();
+            return stdout
+                .write_all(output.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|error| format!("cannot write standard output: {error}"));
+        }
+        // Like mlir-opt, a failed run leaves no output file behind.
+        if !ok {
+            return Ok(());
+        }
+        std::fs::write(&self.config.output, output)
+            .map_err(|error| format!("cannot write output file '{}': {error}", self.config.output))
+    }
+}

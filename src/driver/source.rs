@@ -1,0 +1,217 @@
+//! Reading the input and parsing MLIR text under the name the user knows.
+
+use super::diagnostics::DiagnosticCollector;
+use crate::ir::source::{parse_file, set_block_argument_location};
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRefMut},
+        Location, Module, RegionLike, ValueLike,
+    },
+    Context,
+};
+use std::{
+    io::Read,
+    path::PathBuf,
+    sync::atomic::{AtomicUsize, Ordering},
+};
+
+/// The name `mlir-opt` gives standard input in diagnostics.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// The whole input of one `ge-opt` run.
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// Name used in diagnostics and locations: the path as given, or `<stdin>`.
+    pub name: String,
+    /// The file path, `None` for standard input.
+    pub path: Option<PathBuf>,
+    pub text: String,
+}
+
+/// Reads `path` (`-` = standard input). Errors are complete messages.
+pub fn read_input(path: &str) -> Result<Input, String> {
+    let (name, file, bytes) = if path == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|error| format!("cannot read standard input: {error}"))?;
+        (STDIN_NAME.to_owned(), None, bytes)
+    } else {
+        let bytes = std::fs::read(path)
+            .map_err(|error| format!("cannot open input file '{path}': {error}"))?;
+        (path.to_owned(), Some(PathBuf::from(path)), bytes)
+    };
+    let text = String::from_utf8(bytes).map_err(|error| {
+        let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&byte| byte == b'\n').count() + 1;
+        let line_start = valid
+            .iter()
+            .rposition(|&byte| byte == b'\n')
+            .map_or(0, |newline| newline + 1);
+        let column = String::from_utf8_lossy(&valid[line_start..])
+            .chars()
+            .count()
+            + 1;
+        format!("{name}:{line}:{column}: error: input is not valid UTF-8")
+    })?;
+    Ok(Input {
+        name,
+        path: file,
+        text,
+    })
+}
+
+/// Parses MLIR `text` so that locations and diagnostics name `buffer_name`.
+///
+/// The C API can only name a parsed buffer after a file it reads
+/// (`mlirModuleCreateParseFromFile`; `mlirOperationCreateParse` takes a name but rejects
+/// several top-level operations). So the text goes to a temporary file; diagnostics are
+/// renamed on the fly by `collector`, and the parsed module's locations are rewritten to
+/// `buffer_name` afterwards.
+pub fn parse_named_buffer<'c>(
+    context: &'c Context,
+    collector: &DiagnosticCollector,
+    text: &str,
+    buffer_name: &str,
+) -> Result<Option<Module<'c>>, String> {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let temp = std::env::temp_dir().join(format!(
+        "ge-opt-{}-{}.mlir",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&temp, text)
+        .map_err(|error| format!("cannot write temporary file {}: {error}", temp.display()))?;
+    let temp_name = temp.to_string_lossy().into_owned();
+    collector.rename(&temp_name, buffer_name);
+    let module = parse_file(context, &temp_name);
+    collector.clear_renames();
+    // Best effort: a leftover file in the temp directory is harmless.
+    let _ = std::fs::remove_file(&temp);
+    Ok(module.map(|mut module| {
+        rename_locations(context, module.as_operation_mut(), &temp_name, buffer_name);
+        module
+    }))
+}
+
+/// Rewrites every location (of operations and block arguments) under `root` that names
+/// file `from` so that it names `to`.
+fn rename_locations<'c>(context: &'c Context, root: OperationRefMut<'c, '_>, from: &str, to: &str) {
+    let mut stack = vec![root];
+    while let Some(mut operation) = stack.pop() {
+        let renamed = rename(context, operation.location(), from, to);
+        operation.set_location(renamed);
+        for region in operation.regions() {
+            let mut block = region.first_block();
+            while let Some(current) = block {
+                for index in 0..current.argument_count() {
+                    if let Ok(argument) = current.argument(index) {
+                        let location = rename(context, argument.location(), from, to);
+                        set_block_argument_location(argument, location);
+                    }
+                }
+                let mut child = current.first_operation_mut();
+                while let Some(operation) = child {
+                    child = operation.next_in_block_mut();
+                    stack.push(operation);
+                }
+                block = current.next_in_region();
+            }
+        }
+    }
+}
+
+fn rename<'c>(context: &'c Context, location: Location<'c>, from: &str, to: &str) -> Location<'c> {
+    if location.is_file_line_col_range() {
+        let file = location.file_line_col_range_filename();
+        if file.as_string_ref().as_str() != Ok(from) {
+            return location;
+        }
+        let (line, column) = (
+            location.file_line_col_range_start_line(),
+            location.file_line_col_range_start_column(),
+        );
+        let (end_line, end_column) = (
+            location.file_line_col_range_end_line(),
+            location.file_line_col_range_end_column(),
+        );
+        return if (end_line, end_column) == (line, column) {
+            Location::new(context, to, line, column)
+        } else {
+            Location::file_line_col_range(context, to, line, column, end_line, end_column)
+        };
+    }
+    if location.is_name() {
+        let child = rename(context, location.name_child_location(), from, to);
+        let name = location.name_value();
+        return Location::name(
+            context,
+            name.as_string_ref().as_str().unwrap_or_default(),
+            child,
+        );
+    }
+    if location.is_call_site() {
+        return Location::call_site(
+            rename(context, location.call_site_callee(), from, to),
+            rename(context, location.call_site_caller(), from, to),
+        );
+    }
+    if location.is_fused() {
+        let parts: Vec<_> = (0..location.fused_num_locations())
+            .map(|index| rename(context, location.fused_location(index), from, to))
+            .collect();
+        return Location::fused(context, &parts, location.fused_metadata());
+    }
+    location
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{dialect::new_context, driver::split::Chunk};
+    use melior::ir::{operation::OperationPrintingFlags, Module};
+
+    fn printed_with_locations(module: &Module) -> String {
+        module
+            .as_operation()
+            .to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(true, false))
+            .unwrap()
+    }
+
+    #[test]
+    fn named_buffers_keep_their_name_and_line_numbers() {
+        let context = new_context();
+        let collector = DiagnosticCollector::attach(&context);
+        let chunk = Chunk {
+            text: "func.func @f(%arg0: i32) {\n  return\n}\nfunc.func @g() {\n  return\n}\n",
+            first_line: 7,
+        };
+        let module = parse_named_buffer(&context, &collector, &chunk.padded(), "x.mlir")
+            .unwrap()
+            .expect("parses");
+        let text = printed_with_locations(&module);
+        assert!(text.contains(r#"loc("x.mlir":7:1)"#), "{text}");
+        assert!(
+            text.contains(r#"loc("x.mlir":7:14)"#),
+            "block argument: {text}"
+        );
+        assert!(text.contains(r#"loc("x.mlir":11:3)"#), "{text}");
+        assert!(!text.contains("ge-opt-"), "temporary name leaked: {text}");
+        assert!(collector.take().is_empty());
+    }
+
+    #[test]
+    fn named_buffer_diagnostics_use_the_name() {
+        let context = new_context();
+        let collector = DiagnosticCollector::attach(&context);
+        let module = parse_named_buffer(&context, &collector, "\n\n  bogus", "<stdin>").unwrap();
+        assert!(module.is_none());
+        let diags = collector.take();
+        let location = diags[0].location.clone().expect("a file position");
+        assert_eq!(
+            (location.file.as_str(), location.line, location.column),
+            ("<stdin>", 3, 3)
+        );
+    }
+}

@@ -1,0 +1,717 @@
+//! Op-level helpers that know the `ascend` conventions:
+//! data operands first, control operands (`!ascend.ctrl`) last; exactly one control result,
+//! always the last result; `operandSegmentSizes` / `resultSegmentSizes` computed from the op
+//! table; node names in the `name` attribute; GE's generic op `ascend.op` + `type`.
+//!
+//! Every mutating helper takes a [`Rewriter`], so it can run inside a pattern callback.
+
+use super::{error::IrError, prim, rewriter::Rewriter};
+use crate::dialect::{op_table, OpDef};
+use melior::{
+    ir::{
+        attribute::{BoolAttribute, IntegerAttribute, StringAttribute},
+        block::BlockArgument,
+        operation::{OperationBuilder, OperationLike, OperationResult},
+        Attribute, Location, Operation, OperationRef, Type, Value, ValueLike,
+    },
+    ContextRef,
+};
+use std::{cmp::Ordering, collections::HashMap};
+
+/// The control token type.
+pub const CTRL_TYPE: &str = "!ascend.ctrl";
+/// The node-name attribute.
+pub const NAME_ATTR: &str = "name";
+/// GE's generic op and the attribute holding its GE type.
+pub const GENERIC_OP: &str = "ascend.op";
+pub const GENERIC_TYPE_ATTR: &str = "type";
+pub const OPERAND_SEGMENTS: &str = "operandSegmentSizes";
+pub const RESULT_SEGMENTS: &str = "resultSegmentSizes";
+const DIALECT: &str = "ascend";
+
+/// A stable identity for an op, usable as a map key inside one pass run (it is the op's
+/// address: after an op is erased, a new op may reuse it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OpKey(usize);
+
+impl OpKey {
+    pub fn of(op: OperationRef) -> Self {
+        OpKey(prim::op_address(op))
+    }
+}
+
+impl From<OperationRef<'_, '_>> for OpKey {
+    fn from(op: OperationRef<'_, '_>) -> Self {
+        OpKey::of(op)
+    }
+}
+
+/// One use of a value: operand `operand` of `owner` (a GE in-anchor).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Use<'c, 'a> {
+    pub owner: OperationRef<'c, 'a>,
+    pub operand: usize,
+}
+
+/// Where a value comes from (a GE out-anchor, or a function argument).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Producer<'c, 'a> {
+    Op {
+        op: OperationRef<'c, 'a>,
+        result: usize,
+    },
+    Arg {
+        index: usize,
+    },
+}
+
+impl<'c, 'a> Producer<'c, 'a> {
+    /// The producing op, if the value is an op result.
+    pub fn op(self) -> Option<OperationRef<'c, 'a>> {
+        match self {
+            Producer::Op { op, .. } => Some(op),
+            Producer::Arg { .. } => None,
+        }
+    }
+}
+
+/// Where `value` comes from.
+pub fn producer<'c, 'a>(value: Value<'c, 'a>) -> Producer<'c, 'a> {
+    match OperationResult::try_from(value) {
+        Ok(result) => Producer::Op {
+            op: result.owner(),
+            result: result.result_number(),
+        },
+        Err(_) => Producer::Arg {
+            index: BlockArgument::try_from(value)
+                .map(|arg| arg.argument_number())
+                .unwrap_or(0),
+        },
+    }
+}
+
+/// Whether `op` belongs to the `ascend` dialect.
+pub fn is_ascend_op(op: OperationRef) -> bool {
+    op.name()
+        .as_string_ref()
+        .as_str()
+        .is_ok_and(|name| name.starts_with("ascend."))
+}
+
+/// Whether `ty` is `!ascend.ctrl`. The control token is the dialect's only type (a unit
+/// test guards this), so the dialect namespace decides without parsing or caching a type.
+pub fn is_ctrl_type(ty: Type) -> bool {
+    prim::type_dialect(ty) == DIALECT
+}
+
+/// Whether `value` is a control token.
+pub fn is_ctrl(value: Value) -> bool {
+    is_ctrl_type(value.r#type())
+}
+
+/// The `!ascend.ctrl` type of a context.
+pub fn ctrl_type(context: ContextRef<'_>) -> Result<Type<'_>, IrError> {
+    prim::parse_type(context, CTRL_TYPE).ok_or(IrError::DialectNotLoaded)
+}
+
+/// The number of data operands (control operands trail them).
+pub fn num_data_operands(op: OperationRef) -> usize {
+    let n = op.operand_count();
+    (0..n)
+        .rev()
+        .find(|&i| op.operand(i).is_ok_and(|v| !is_ctrl(v)))
+        .map_or(0, |last_data| last_data + 1)
+}
+
+/// The data operands, in order (GE's in-data anchors).
+pub fn data_operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    op.operands().take(num_data_operands(op)).collect()
+}
+
+/// The control operands, in order (GE's in-control edges).
+pub fn ctrl_operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    op.operands().skip(num_data_operands(op)).collect()
+}
+
+/// The control result (always the last result of an ascend op).
+pub fn ctrl_result<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+    let last = op.result_count().checked_sub(1)?;
+    let value: Value = op.result(last).ok()?.into();
+    is_ctrl(value).then_some(value)
+}
+
+/// The data results, in order (GE's out-data anchors).
+pub fn data_results<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    let n = op.result_count() - usize::from(ctrl_result(op).is_some());
+    op.results().take(n).map(Value::from).collect()
+}
+
+/// Every use of `value`, in program order (then operand order). MLIR keeps use lists
+/// most-recent-first; passes need GE's deterministic edge order instead.
+pub fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<Use<'c, 'a>> {
+    let mut raw = prim::raw_uses(value);
+    if raw.len() > 1 {
+        // Ops of one block compare by position; blocks by first appearance. Both are total
+        // orders, so the comparator is one too.
+        let mut block_rank = HashMap::new();
+        for (owner, _) in &raw {
+            let block = owner.block().map_or(0, prim::block_address);
+            let next = block_rank.len();
+            block_rank.entry(block).or_insert(next);
+        }
+        let rank = |op: OperationRef| block_rank[&op.block().map_or(0, prim::block_address)];
+        raw.sort_by(|(a, i), (b, j)| {
+            rank(*a).cmp(&rank(*b)).then_with(|| {
+                if a == b {
+                    i.cmp(j)
+                } else if prim::is_before_in_block(*a, *b) == Some(true) {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                }
+            })
+        });
+    }
+    raw.into_iter()
+        .map(|(owner, operand)| Use { owner, operand })
+        .collect()
+}
+
+/// The consumers of data output `output` of `op`, in program order.
+pub fn data_uses<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    output: usize,
+) -> Result<Vec<Use<'c, 'a>>, IrError> {
+    let value = data_results(op)
+        .get(output)
+        .copied()
+        .ok_or_else(|| IrError::NoSuchPort {
+            node: display_name(op),
+            what: "data output",
+            index: output,
+        })?;
+    Ok(uses(value))
+}
+
+/// The sources of `op`'s in-control edges, in operand order.
+pub fn ctrl_predecessors<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    ctrl_operands(op)
+        .into_iter()
+        .filter_map(|v| producer(v).op())
+        .collect()
+}
+
+/// The targets of `op`'s out-control edges, in program order.
+pub fn ctrl_successors<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let Some(ctrl) = ctrl_result(op) else {
+        return Vec::new();
+    };
+    let mut out: Vec<OperationRef> = Vec::new();
+    for u in uses(ctrl) {
+        if out.last() != Some(&u.owner) {
+            out.push(u.owner);
+        }
+    }
+    out
+}
+
+/// Whether the control edge `from -> to` exists.
+pub fn has_ctrl_edge(from: OperationRef, to: OperationRef) -> bool {
+    ctrl_result(from).is_some_and(|c| ctrl_operands(to).contains(&c))
+}
+
+/// `a` comes before `b` in their block; `None` when they are in different blocks.
+pub fn is_before_in_block<'c, 'a>(
+    a: OperationRef<'c, 'a>,
+    b: OperationRef<'c, 'a>,
+) -> Option<bool> {
+    prim::is_before_in_block(a, b)
+}
+
+/// The table row of an ascend op.
+pub fn op_def(op: OperationRef) -> Option<&'static OpDef> {
+    let name = op.name();
+    op_table().by_op_name(name.as_string_ref().as_str().ok()?)
+}
+
+/// GE's type name: the table's `ge_type`, or the `type` attribute of the generic op.
+pub fn ge_type<'c>(op: OperationRef<'c, '_>) -> Option<&'c str> {
+    if op.name().as_string_ref().as_str() == Ok(GENERIC_OP) {
+        return str_attr(op, GENERIC_TYPE_ATTR);
+    }
+    op_def(op).map(|def| def.ge_type.as_str())
+}
+
+/// The node name (`name` attribute).
+pub fn node_name<'c>(op: OperationRef<'c, '_>) -> Option<&'c str> {
+    str_attr(op, NAME_ATTR)
+}
+
+/// The node name, or the op name when it has none — for diagnostics.
+pub fn display_name(op: OperationRef) -> String {
+    match node_name(op) {
+        Some(name) => name.to_string(),
+        None => op
+            .name()
+            .as_string_ref()
+            .as_str()
+            .unwrap_or("?")
+            .to_string(),
+    }
+}
+
+/// A string attribute.
+pub fn str_attr<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<&'c str> {
+    let attr = op.attribute(name).ok()?;
+    StringAttribute::try_from(attr).ok().map(|s| s.value())
+}
+
+/// An integer attribute (signless / signed, as GE stores them).
+pub fn int_attr(op: OperationRef, name: &str) -> Option<i64> {
+    let attr = op.attribute(name).ok()?;
+    IntegerAttribute::try_from(attr).ok().map(|i| i.value())
+}
+
+/// A bool attribute.
+pub fn bool_attr(op: OperationRef, name: &str) -> Option<bool> {
+    let attr = op.attribute(name).ok()?;
+    BoolAttribute::try_from(attr).ok().map(|b| b.value())
+}
+
+/// Sets any attribute (in place, through the rewriter).
+pub fn set_attr<'c>(
+    rw: &Rewriter<'c, '_>,
+    op: OperationRef<'c, '_>,
+    name: &str,
+    value: Attribute<'c>,
+) {
+    rw.set_attribute(op, name, value);
+}
+
+pub fn set_str_attr(rw: &Rewriter, op: OperationRef, name: &str, value: &str) {
+    let attr = prim::string_attr(op.context(), value);
+    rw.set_attribute(op, name, attr);
+}
+
+pub fn set_int_attr(rw: &Rewriter, op: OperationRef, name: &str, value: i64) {
+    let attr = prim::i64_attr(op.context(), value);
+    rw.set_attribute(op, name, attr);
+}
+
+pub fn set_bool_attr(rw: &Rewriter, op: OperationRef, name: &str, value: bool) {
+    let attr = prim::bool_attr(op.context(), value);
+    rw.set_attribute(op, name, attr);
+}
+
+/// Removes an attribute; returns whether it was there.
+pub fn remove_attr(rw: &Rewriter, op: OperationRef, name: &str) -> bool {
+    rw.remove_attribute(op, name)
+}
+
+/// Checks that `data` holds no control token and `ctrl` only control tokens.
+fn check_split(op_name: &str, data: &[Value], ctrl: &[Value]) -> Result<(), IrError> {
+    if data.iter().any(|v| is_ctrl(*v)) {
+        return Err(IrError::BadOperands {
+            node: op_name.to_string(),
+            reason: "a control token among the data operands",
+        });
+    }
+    if ctrl.iter().any(|v| !is_ctrl(*v)) {
+        return Err(IrError::BadOperands {
+            node: op_name.to_string(),
+            reason: "a data value among the control operands",
+        });
+    }
+    Ok(())
+}
+
+/// Replaces the operands of `op` by `data` then `ctrl`, keeping `operandSegmentSizes` in
+/// line with the op table. Validates first: on error the op is unchanged.
+pub fn set_operands<'c>(
+    rw: &Rewriter<'c, '_>,
+    op: OperationRef<'c, '_>,
+    data: &[Value<'c, '_>],
+    ctrl: &[Value<'c, '_>],
+) -> Result<(), IrError> {
+    check_split(&display_name(op), data, ctrl)?;
+    let segments = match op_def(op) {
+        Some(def) => {
+            let types: Vec<Type> = data.iter().map(|v| v.r#type()).collect();
+            def.operand_segments(&types, ctrl.len())
+                .map_err(|error| IrError::Arity {
+                    op: display_name(op),
+                    what: "operands",
+                    error,
+                })?
+        }
+        None if op.has_attribute(OPERAND_SEGMENTS) => {
+            return Err(IrError::UnknownOp(display_name(op)));
+        }
+        None => None,
+    };
+    let values: Vec<Value> = data.iter().chain(ctrl).copied().collect();
+    let segments_attr = segments.map(|s| prim::dense_i32_array(op.context(), &s));
+    rw.modify_in_place(op, || {
+        prim::set_operands(op, &values);
+        match segments_attr {
+            Some(attr) => prim::set_attribute(op, OPERAND_SEGMENTS, attr),
+            None => {
+                prim::remove_attribute(op, OPERAND_SEGMENTS);
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Adds the control edge `from -> to` (appended after `to`'s existing control operands, as
+/// GE's `AddEdge` appends). Returns `false` when the edge already exists.
+pub fn add_ctrl_edge<'c>(
+    rw: &Rewriter<'c, '_>,
+    from: OperationRef<'c, '_>,
+    to: OperationRef<'c, '_>,
+) -> Result<bool, IrError> {
+    let token = ctrl_result(from).ok_or_else(|| IrError::NoCtrl(display_name(from)))?;
+    if op_def(to).is_none() {
+        return Err(IrError::NoCtrl(display_name(to)));
+    }
+    let mut ctrl = ctrl_operands(to);
+    if ctrl.contains(&token) {
+        return Ok(false);
+    }
+    if prim::is_before_in_block(from, to) != Some(true) {
+        return Err(IrError::Dominance {
+            from: display_name(from),
+            to: display_name(to),
+        });
+    }
+    ctrl.push(token);
+    set_operands(rw, to, &data_operands(to), &ctrl)?;
+    Ok(true)
+}
+
+/// Removes the control edge `from -> to`; returns whether it existed.
+pub fn remove_ctrl_edge<'c>(
+    rw: &Rewriter<'c, '_>,
+    from: OperationRef<'c, '_>,
+    to: OperationRef<'c, '_>,
+) -> Result<bool, IrError> {
+    let Some(token) = ctrl_result(from) else {
+        return Ok(false);
+    };
+    let ctrl = ctrl_operands(to);
+    if !ctrl.contains(&token) {
+        return Ok(false);
+    }
+    let kept: Vec<Value> = ctrl.into_iter().filter(|v| *v != token).collect();
+    set_operands(rw, to, &data_operands(to), &kept)?;
+    Ok(true)
+}
+
+/// Resolves an MLIR op name (`ascend.identity`) or a GE type (`Identity`) to the table row
+/// and the MLIR op name; unknown GE types become the generic op.
+fn resolve(name: &str) -> Result<(&'static OpDef, bool), IrError> {
+    let table = op_table();
+    if name.starts_with("ascend.") {
+        return table
+            .by_op_name(name)
+            .map(|def| (def, false))
+            .ok_or_else(|| IrError::UnknownOp(name.to_string()));
+    }
+    if let Some(def) = table.by_ge_type(name) {
+        return Ok((def, false));
+    }
+    table
+        .by_op_name(GENERIC_OP)
+        .map(|def| (def, true))
+        .ok_or_else(|| IrError::UnknownOp(name.to_string()))
+}
+
+/// Builds (without inserting) an ascend op: `name` is an MLIR op name or a GE type (unknown
+/// GE types become `ascend.op` with `type = name`). Adds the control result and the
+/// segment-size attributes the table asks for; `result_types` are the data results only.
+pub fn build_op<'c>(
+    location: Location<'c>,
+    name: &str,
+    data: &[Value<'c, '_>],
+    ctrl: &[Value<'c, '_>],
+    result_types: &[Type<'c>],
+    attrs: &[(&str, Attribute<'c>)],
+) -> Result<Operation<'c>, IrError> {
+    let (def, generic) = resolve(name)?;
+    let op_name = def.op_name();
+    check_split(&op_name, data, ctrl)?;
+    let ctx = location.context();
+    let arity = |what, error| IrError::Arity {
+        op: op_name.clone(),
+        what,
+        error,
+    };
+    let data_types: Vec<Type> = data.iter().map(|v| v.r#type()).collect();
+    let operand_segments = def
+        .operand_segments(&data_types, ctrl.len())
+        .map_err(|e| arity("operands", e))?;
+    let result_segments = def
+        .result_segments(result_types)
+        .map_err(|e| arity("results", e))?;
+
+    let mut named = Vec::with_capacity(attrs.len() + 3);
+    if generic {
+        named.push((
+            prim::identifier(ctx, GENERIC_TYPE_ATTR),
+            prim::string_attr(ctx, name),
+        ));
+    }
+    if let Some(sizes) = operand_segments {
+        named.push((
+            prim::identifier(ctx, OPERAND_SEGMENTS),
+            prim::dense_i32_array(ctx, &sizes),
+        ));
+    }
+    if let Some(sizes) = result_segments {
+        named.push((
+            prim::identifier(ctx, RESULT_SEGMENTS),
+            prim::dense_i32_array(ctx, &sizes),
+        ));
+    }
+    named.extend(attrs.iter().map(|(n, a)| (prim::identifier(ctx, n), *a)));
+
+    let mut results = result_types.to_vec();
+    results.push(ctrl_type(ctx)?);
+    let operands: Vec<Value> = data.iter().chain(ctrl).copied().collect();
+    OperationBuilder::new(&op_name, location)
+        .add_operands(&operands)
+        .add_results(&results)
+        .add_attributes(&named)
+        .build()
+        .map_err(|_| IrError::Build(op_name.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        dialect::{new_context, IRDL_SOURCE},
+        ir::{
+            rewriter::IrRewriter,
+            test_util::{func, op, parse, summary},
+        },
+    };
+
+    const MAIN: &str = r#"
+func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %x:2 = "ascend.data"(%arg0) {name = "x", index = 0 : i64} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  %w:2 = "ascend.const"() {name = "w", flag = true, n = 7 : i64, value = dense<0.0> : tensor<4xf32>} : () -> (tensor<4xf32>, !ascend.ctrl)
+  %c = "ascend.atomic_addr_clean"() {name = "clean"} : () -> !ascend.ctrl
+  %a:2 = "ascend.add"(%x#0, %w#0, %c, %w#1) {name = "a"} : (tensor<4xf32>, tensor<4xf32>, !ascend.ctrl, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
+  %s:2 = "ascend.add_n"(%a#0, %x#0, %a#1) {name = "s", operandSegmentSizes = array<i32: 2, 1>} : (tensor<4xf32>, tensor<4xf32>, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
+  %b:2 = "ascend.add"(%a#0, %s#0) {name = "b"} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  return %b#0 : tensor<4xf32>
+}
+"#;
+
+    #[test]
+    fn ctrl_is_the_only_ascend_type() {
+        // `is_ctrl_type` decides by dialect namespace; a second ascend type breaks that.
+        assert_eq!(IRDL_SOURCE.matches("irdl.type @").count(), 1);
+    }
+
+    #[test]
+    fn operands_split_into_data_and_ctrl() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let a = op(&module, "a");
+        assert_eq!(num_data_operands(a), 2);
+        assert_eq!(data_operands(a).len(), 2);
+        let preds: Vec<_> = ctrl_predecessors(a)
+            .into_iter()
+            .filter_map(node_name)
+            .collect();
+        assert_eq!(preds, ["clean", "w"]);
+        assert_eq!(data_results(a).len(), 1);
+        assert!(ctrl_result(a).is_some());
+        assert_eq!(
+            ctrl_result(op(&module, "clean")),
+            op(&module, "clean").result(0).ok().map(Value::from)
+        );
+        let ret = crate::ir::test_util::body(func(&module, "main"))
+            .pop()
+            .unwrap();
+        assert_eq!(ctrl_result(ret), None);
+        assert_eq!(data_operands(ret).len(), 1);
+        assert!(has_ctrl_edge(op(&module, "w"), a));
+        assert!(!has_ctrl_edge(a, op(&module, "w")));
+        let x = op(&module, "x");
+        assert_eq!(producer(data_operands(x)[0]), Producer::Arg { index: 0 });
+        assert_eq!(
+            producer(data_operands(a)[1]),
+            Producer::Op {
+                op: op(&module, "w"),
+                result: 0
+            }
+        );
+    }
+
+    #[test]
+    fn uses_come_in_program_order() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let users: Vec<_> = data_uses(op(&module, "a"), 0)
+            .unwrap()
+            .into_iter()
+            .map(|u| (node_name(u.owner).unwrap(), u.operand))
+            .collect();
+        assert_eq!(users, [("s", 0), ("b", 0)]);
+        let x_users: Vec<_> = data_uses(op(&module, "x"), 0)
+            .unwrap()
+            .into_iter()
+            .map(|u| (node_name(u.owner).unwrap(), u.operand))
+            .collect();
+        assert_eq!(x_users, [("a", 0), ("s", 1)]);
+        let succ: Vec<_> = ctrl_successors(op(&module, "w"))
+            .into_iter()
+            .filter_map(node_name)
+            .collect();
+        assert_eq!(succ, ["a"]);
+        assert!(data_uses(op(&module, "a"), 1).is_err());
+    }
+
+    #[test]
+    fn set_operands_recomputes_segment_sizes() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let s = op(&module, "s");
+        let x = data_results(op(&module, "x"))[0];
+        let w = data_results(op(&module, "w"))[0];
+        let tokens = [
+            ctrl_result(op(&module, "w")).unwrap(),
+            ctrl_result(op(&module, "clean")).unwrap(),
+        ];
+        set_operands(&rw, s, &[x, w, x], &tokens).unwrap();
+        assert!(module.as_operation().verify());
+        assert!(
+            s.to_string()
+                .contains("operandSegmentSizes = array<i32: 3, 2>"),
+            "{s}"
+        );
+        assert!(summary(func(&module, "main")).contains("s = add_n(x, w, x) ^w ^clean"));
+
+        // A ctrl token among data operands, or too few data operands: refused, unchanged.
+        let before = s.to_string();
+        assert!(matches!(
+            set_operands(&rw, s, &[x, tokens[0]], &[]),
+            Err(IrError::BadOperands { .. })
+        ));
+        let a = op(&module, "a");
+        assert!(matches!(
+            set_operands(&rw, a, &[x], &[]),
+            Err(IrError::Arity { .. })
+        ));
+        assert_eq!(s.to_string(), before);
+    }
+
+    #[test]
+    fn ctrl_edges_are_added_once_and_removed() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let (x, b, s) = (op(&module, "x"), op(&module, "b"), op(&module, "s"));
+        assert_eq!(add_ctrl_edge(&rw, x, b), Ok(true));
+        assert_eq!(add_ctrl_edge(&rw, x, b), Ok(false));
+        assert_eq!(add_ctrl_edge(&rw, s, b), Ok(true));
+        assert!(summary(func(&module, "main")).contains("b = add(a, s) ^x ^s"));
+        assert!(matches!(
+            add_ctrl_edge(&rw, b, x),
+            Err(IrError::Dominance { .. })
+        ));
+        assert_eq!(remove_ctrl_edge(&rw, x, b), Ok(true));
+        assert_eq!(remove_ctrl_edge(&rw, x, b), Ok(false));
+        assert!(summary(func(&module, "main")).contains("b = add(a, s) ^s"));
+        // add_n keeps its segment sizes right when only control operands change.
+        assert_eq!(add_ctrl_edge(&rw, x, s), Ok(true));
+        assert!(s.to_string().contains("array<i32: 2, 2>"), "{s}");
+        assert!(module.as_operation().verify());
+    }
+
+    #[test]
+    fn build_op_resolves_names_and_adds_ctrl_and_segments() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let a = op(&module, "a");
+        let value = data_results(a)[0];
+        let ty = value.r#type();
+        let loc = Location::unknown(&context);
+        let name = |n: &str| (NAME_ATTR, prim::string_attr(loc.context(), n));
+
+        let by_type = build_op(loc, "Identity", &[value], &[], &[ty], &[name("i1")]).unwrap();
+        let i1 = rw.insert_after(a, by_type);
+        assert_eq!(i1.name().as_string_ref().as_str(), Ok("ascend.identity"));
+        assert_eq!(ge_type(i1), Some("Identity"));
+        assert_eq!(i1.result_count(), 2);
+
+        let token = ctrl_result(a).unwrap();
+        let sum = build_op(
+            loc,
+            "ascend.add_n",
+            &[value, value],
+            &[token],
+            &[ty],
+            &[name("n2")],
+        )
+        .unwrap();
+        let n2 = rw.insert_after(i1, sum);
+        assert!(n2
+            .to_string()
+            .contains("operandSegmentSizes = array<i32: 2, 1>"));
+
+        let generic = build_op(loc, "MyCustomOp", &[value], &[], &[ty, ty], &[name("g")]).unwrap();
+        let g = rw.insert_after(n2, generic);
+        assert_eq!(g.name().as_string_ref().as_str(), Ok(GENERIC_OP));
+        assert_eq!(ge_type(g), Some("MyCustomOp"));
+        assert!(
+            g.to_string()
+                .contains("resultSegmentSizes = array<i32: 1, 1, 0, 1>"),
+            "{g}"
+        );
+        assert!(module.as_operation().verify(), "{}", module.as_operation());
+
+        assert!(matches!(
+            build_op(loc, "ascend.nope", &[], &[], &[], &[]),
+            Err(IrError::UnknownOp(_))
+        ));
+        assert!(matches!(
+            build_op(loc, "Identity", &[], &[], &[ty], &[]),
+            Err(IrError::Arity { .. })
+        ));
+    }
+
+    #[test]
+    fn attributes_read_and_write() {
+        let context = new_context();
+        let module = parse(&context, MAIN);
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let w = op(&module, "w");
+        assert_eq!(node_name(w), Some("w"));
+        assert_eq!(bool_attr(w, "flag"), Some(true));
+        assert_eq!(int_attr(w, "n"), Some(7));
+        assert_eq!(str_attr(w, "n"), None);
+        set_str_attr(&rw, w, "_stream_label", "s0");
+        set_int_attr(&rw, w, "stream_id", 3);
+        set_bool_attr(&rw, w, "_input_mutable", false);
+        assert_eq!(str_attr(w, "_stream_label"), Some("s0"));
+        assert_eq!(int_attr(w, "stream_id"), Some(3));
+        assert_eq!(bool_attr(w, "_input_mutable"), Some(false));
+        assert!(remove_attr(&rw, w, "stream_id"));
+        assert!(!remove_attr(&rw, w, "stream_id"));
+        assert_eq!(display_name(w), "w");
+        assert_eq!(OpKey::of(w), OpKey::from(op(&module, "w")));
+        assert_ne!(OpKey::of(w), OpKey::of(op(&module, "x")));
+        assert_eq!(is_before_in_block(op(&module, "x"), w), Some(true));
+        assert_eq!(is_before_in_block(w, op(&module, "x")), Some(false));
+    }
+}

@@ -1,0 +1,186 @@
+//! The raw MLIR C API calls melior does not wrap (or wraps only behind `&mut`), each in a
+//! small safe function. Everything above this file is safe Rust.
+//!
+//! The validity argument is the same for every call: melior hands out `OperationRef`,
+//! `Value`, `Type` and `Attribute` only for live objects of the borrowed IR / context, and
+//! the C functions below neither free nor retain their arguments.
+
+use melior::{
+    ir::{
+        attribute::AttributeLike, block::BlockLike, operation::OperationLike, r#type::TypeLike,
+        Attribute, BlockRef, Identifier, OperationRef, Type, Value, ValueLike,
+    },
+    ContextRef, StringRef,
+};
+use mlir_sys::{
+    mlirBoolAttrGet, mlirDenseI32ArrayGet, mlirDialectGetNamespace, mlirIdentifierGet,
+    mlirIntegerAttrGet, mlirIntegerTypeGet, mlirOpOperandGetNextUse, mlirOpOperandGetOperandNumber,
+    mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOperationRemoveAttributeByName,
+    mlirOperationSetAttributeByName, mlirOperationSetOperand, mlirOperationSetOperands,
+    mlirStringAttrGet, mlirTypeGetDialect, mlirTypeParseGet, mlirValueGetFirstUse, MlirValue,
+};
+use std::ffi::c_int;
+
+/// The address of an op: a stable identity while the op is alive.
+pub(crate) fn op_address(op: OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+/// The address of a block, to group ops by block.
+pub(crate) fn block_address(block: BlockRef) -> usize {
+    block.to_raw().ptr as usize
+}
+
+/// Every use of `value` as (owner, operand number), in MLIR's use-list order (most recent
+/// first; callers sort).
+pub(crate) fn raw_uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> {
+    let mut out = Vec::new();
+    // SAFETY: `value` is a live value; the use list is walked without mutating the IR, and
+    // every op operand returned by the C API is checked for null before it is read.
+    unsafe {
+        let mut operand = mlirValueGetFirstUse(value.to_raw());
+        while !mlirOpOperandIsNull(operand) {
+            let owner = OperationRef::from_raw(mlirOpOperandGetOwner(operand));
+            out.push((owner, mlirOpOperandGetOperandNumber(operand) as usize));
+            operand = mlirOpOperandGetNextUse(operand);
+        }
+    }
+    out
+}
+
+/// Replaces all operands of `op` (the segment-size attribute is the caller's business).
+pub(crate) fn set_operands(op: OperationRef, values: &[Value]) {
+    let raw: Vec<MlirValue> = values.iter().map(|v| v.to_raw()).collect();
+    // SAFETY: `op` and every value are live objects of the same context; the C API copies
+    // the operand array before returning.
+    unsafe { mlirOperationSetOperands(op.to_raw(), raw.len() as isize, raw.as_ptr()) }
+}
+
+/// Replaces operand `index` of `op`; the caller checked `index < operand_count`.
+pub(crate) fn set_operand(op: OperationRef, index: usize, value: Value) {
+    debug_assert!(index < op.operand_count());
+    // SAFETY: `op` and `value` are live; `index` is in range (checked by every caller,
+    // asserted above in debug builds).
+    unsafe { mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) }
+}
+
+/// Sets (or replaces) attribute `name` of `op`.
+pub(crate) fn set_attribute<'c>(op: OperationRef<'c, '_>, name: &str, attribute: Attribute<'c>) {
+    // SAFETY: `op` and `attribute` are live objects of the same context; the name is
+    // copied into the context's identifier table by the call.
+    unsafe {
+        mlirOperationSetAttributeByName(
+            op.to_raw(),
+            StringRef::new(name).to_raw(),
+            attribute.to_raw(),
+        )
+    }
+}
+
+/// Removes attribute `name` of `op`; returns whether it was there.
+pub(crate) fn remove_attribute(op: OperationRef, name: &str) -> bool {
+    // SAFETY: `op` is live; the name is only read during the call.
+    unsafe { mlirOperationRemoveAttributeByName(op.to_raw(), StringRef::new(name).to_raw()) }
+}
+
+/// The namespace of the dialect that owns `ty` (`builtin`, `ascend`, ...).
+pub(crate) fn type_dialect<'c>(ty: Type<'c>) -> &'c str {
+    // SAFETY: `ty` is a live type; its dialect and the dialect's namespace string are owned
+    // by the context, which outlives 'c.
+    let namespace =
+        unsafe { StringRef::from_raw(mlirDialectGetNamespace(mlirTypeGetDialect(ty.to_raw()))) };
+    namespace.as_str().unwrap_or("")
+}
+
+/// Ops of the same block compare by position; `None` when they are in different blocks
+/// (MLIR's `isBeforeInBlock` requires one block).
+pub(crate) fn is_before_in_block<'c, 'a>(
+    a: OperationRef<'c, 'a>,
+    b: OperationRef<'c, 'a>,
+) -> Option<bool> {
+    let (block_a, block_b) = (a.block()?, b.block()?);
+    if block_address(block_a) != block_address(block_b) {
+        return None;
+    }
+    Some(a != b && a.is_before_in_block(b))
+}
+
+/// The ops of a block in order (melior has no iterator for it).
+pub(crate) fn block_ops<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        out.push(op);
+        next = op.next_in_block();
+    }
+    out
+}
+
+/// `array<i32: ...>` (segment sizes) in the context `ctx`.
+pub(crate) fn dense_i32_array<'c>(ctx: ContextRef<'c>, values: &[i32]) -> Attribute<'c> {
+    // SAFETY: `ctx` is a live context outliving 'c; the values are copied into it.
+    unsafe {
+        Attribute::from_raw(mlirDenseI32ArrayGet(
+            raw_context(ctx),
+            values.len() as isize,
+            values.as_ptr(),
+        ))
+    }
+}
+
+/// A string attribute in `ctx`.
+pub(crate) fn string_attr<'c>(ctx: ContextRef<'c>, value: &str) -> Attribute<'c> {
+    // SAFETY: `ctx` is live; the string is copied into the context.
+    unsafe {
+        Attribute::from_raw(mlirStringAttrGet(
+            raw_context(ctx),
+            StringRef::new(value).to_raw(),
+        ))
+    }
+}
+
+/// An `i64` integer attribute in `ctx`.
+pub(crate) fn i64_attr<'c>(ctx: ContextRef<'c>, value: i64) -> Attribute<'c> {
+    // SAFETY: `ctx` is live; the integer type and attribute are uniqued in it.
+    unsafe {
+        Attribute::from_raw(mlirIntegerAttrGet(
+            mlirIntegerTypeGet(raw_context(ctx), 64),
+            value,
+        ))
+    }
+}
+
+/// A bool attribute in `ctx`.
+pub(crate) fn bool_attr<'c>(ctx: ContextRef<'c>, value: bool) -> Attribute<'c> {
+    // SAFETY: `ctx` is live; bool attributes are uniqued in it.
+    unsafe { Attribute::from_raw(mlirBoolAttrGet(raw_context(ctx), c_int::from(value))) }
+}
+
+/// Parses a type in `ctx`; `None` when it does not parse (e.g. the dialect is not loaded;
+/// MLIR then also reports a diagnostic).
+pub(crate) fn parse_type<'c>(ctx: ContextRef<'c>, source: &str) -> Option<Type<'c>> {
+    // SAFETY: `ctx` is live; the source is only read during the call; a null result is
+    // checked before it is wrapped.
+    unsafe {
+        let raw = mlirTypeParseGet(raw_context(ctx), StringRef::new(source).to_raw());
+        (!raw.ptr.is_null()).then(|| Type::from_raw(raw))
+    }
+}
+
+/// An identifier (attribute name) in `ctx`.
+pub(crate) fn identifier<'c>(ctx: ContextRef<'c>, name: &str) -> Identifier<'c> {
+    // SAFETY: `ctx` is live; the name is copied into the context's identifier table.
+    unsafe {
+        Identifier::from_raw(mlirIdentifierGet(
+            raw_context(ctx),
+            StringRef::new(name).to_raw(),
+        ))
+    }
+}
+
+/// The raw handle of a context reference.
+fn raw_context(ctx: ContextRef) -> mlir_sys::MlirContext {
+    // SAFETY: melior's `to_ref` reinterprets the `ContextRef` (a wrapped raw pointer) as a
+    // `Context`; the reference is used only to read that pointer while `ctx` is alive.
+    unsafe { ctx.to_ref() }.to_raw()
+}

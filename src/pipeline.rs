@@ -1,0 +1,165 @@
+//! The pass registry that `ge-opt` drives: one table, one row per pass.
+//!
+//! A row gives the pass's command-line flag (which is also its name inside
+//! `--pass-pipeline`), a description, its options and a constructor. `ge-opt --help` and
+//! `--list-passes` print the table; [`Pipeline`] resolves flags and pipeline text against
+//! it. Adding a pass is adding a row to [`PASSES`]:
+//!
+//! ```ignore
+//! PassInfo {
+//!     flag: "ascend-my-pass",
+//!     description: "One line that says what it decides",
+//!     options: my_pass::OPTIONS,          // &[] when it has none
+//!     create: my_pass::create,            // fn(&PassOptions) -> Result<Pass, String>
+//! },
+//! ```
+//!
+//! Why a table of our own instead of MLIR's pass registry: the C API cannot register an
+//! external (Rust) pass under a pipeline name, so `mlirParsePassPipeline` can never see our
+//! passes. [`Pipeline`] therefore splits pipeline text itself, hands runs of upstream
+//! elements to MLIR's parser, and builds ours from this table.
+
+mod build;
+pub mod options;
+pub mod statistics;
+pub mod text;
+
+pub use build::{is_pass_flag, Pipeline, Step};
+pub use options::{OptionKind, OptionSpec, OptionValue, PassOptions};
+pub use statistics::{PassStatistics, Statistic};
+
+use crate::transforms::topo_order;
+use melior::pass::Pass;
+
+/// Builds the MLIR pass for one instance of a registered pass.
+pub type PassConstructor = fn(&PassOptions) -> Result<Pass, String>;
+
+/// One row of the registry.
+#[derive(Debug)]
+pub struct PassInfo {
+    /// Command-line flag (`--ascend-topo-order`) and pipeline name (`ascend-topo-order`).
+    pub flag: &'static str,
+    /// One-line description, printed by `--help` / `--list-passes`.
+    pub description: &'static str,
+    /// The options the pass accepts (`--flag=k=v,k2=v2`, `flag{k=v k2=v2}`).
+    pub options: &'static [OptionSpec],
+    /// Builds the pass from resolved options.
+    pub create: PassConstructor,
+}
+
+/// The registry. Keep rows sorted by flag.
+pub static PASSES: &[PassInfo] = &[PassInfo {
+    flag: "ascend-topo-order",
+    description: "Number every ascend op of every function in topological (program) order: \
+                  `topo_id` attribute",
+    options: topo_order::OPTIONS,
+    create: topo_order::create,
+}];
+
+/// Looks a pass up by flag / pipeline name.
+pub fn lookup(flag: &str) -> Option<&'static PassInfo> {
+    PASSES.iter().find(|info| info.flag == flag)
+}
+
+impl PassInfo {
+    /// The pass's display name in IR dumps and timing reports: the flag in CamelCase
+    /// (`ascend-topo-order` -> `AscendTopoOrder`).
+    pub fn display_name(&self) -> String {
+        self.flag
+            .split(['-', '_'])
+            .map(|word| {
+                let mut chars = word.chars();
+                match chars.next() {
+                    Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+                    None => String::new(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The pass table as printed by `ge-opt --help` and `--list-passes`.
+pub fn pass_table() -> String {
+    const WIDTH: usize = 40;
+    let mut out = String::new();
+    for info in PASSES {
+        let flag = format!("--{}", info.flag);
+        out.push_str(&format!("  {flag:<WIDTH$} - {}\n", info.description));
+        for option in info.options {
+            let spec = format!("  {}=<{}>", option.name, option.kind.name());
+            out.push_str(&format!(
+                "  {spec:<WIDTH$} - {} (default: {})\n",
+                option.help,
+                if option.default.is_empty() {
+                    "\"\""
+                } else {
+                    option.default
+                }
+            ));
+        }
+    }
+    out
+}
+
+/// The text of `ge-opt --list-passes`.
+pub fn list_passes_text() -> String {
+    format!(
+        "Passes:\n{}\nOptions: --<pass>=<opt>=<value>[,<opt>=<value>...] on the command line, \
+         <pass>{{<opt>=<value> ...}} in a pipeline.\n\
+         Upstream MLIR passes (canonicalize, cse, symbol-dce, ...) are available through \
+         --pass-pipeline='builtin.module(...)', mixed freely with the passes above.\n",
+        pass_table()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_are_unique_sorted_and_lowercase() {
+        let flags: Vec<_> = PASSES.iter().map(|info| info.flag).collect();
+        let mut sorted = flags.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(flags, sorted, "flags must be unique and sorted");
+        for flag in flags {
+            assert!(
+                flag.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "bad flag {flag}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_default_parses_with_its_kind() {
+        for info in PASSES {
+            for option in info.options {
+                assert!(
+                    option.kind.parse(option.default).is_ok(),
+                    "{}: default of {} does not parse",
+                    info.flag,
+                    option.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn display_name_is_camel_case() {
+        assert_eq!(
+            lookup("ascend-topo-order").unwrap().display_name(),
+            "AscendTopoOrder"
+        );
+    }
+
+    #[test]
+    fn list_mentions_every_pass_and_upstream() {
+        let text = list_passes_text();
+        for info in PASSES {
+            assert!(text.contains(&format!("--{}", info.flag)));
+        }
+        assert!(text.contains("--pass-pipeline"));
+    }
+}

@@ -1,0 +1,4 @@
+//! Transformations over the `ascend` dialect. Each pass is one file and one row of
+//! [`crate::pipeline::PASSES`].
+
+pub mod topo_order;

@@ -1,0 +1,25 @@
+// Tests that bad command lines and bad inputs give clean errors and exit 1, never a
+// crash, and that empty input is an empty module (as in mlir-opt).
+// RUN: not ge-opt %s --no-such-flag 2>&1 | FileCheck %s --check-prefix=FLAG
+// RUN: not ge-opt %s --emit=llvm 2>&1 | FileCheck %s --check-prefix=EMIT
+// RUN: not ge-opt %t.does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: printf 'module {}\n// \xff\xfe\n' > %t.latin1.mlir
+// RUN: not ge-opt %t.latin1.mlir 2>&1 | FileCheck %s --check-prefix=UTF8
+// RUN: printf '\xc3' | not ge-opt 2>&1 | FileCheck %s --check-prefix=UTF8-STDIN
+// RUN: printf '' | ge-opt | FileCheck %s --check-prefix=EMPTY
+// RUN: printf '' > %t.empty.mlir
+// RUN: ge-opt %t.empty.mlir --ascend-topo-order | FileCheck %s --check-prefix=EMPTY
+// RUN: ge-opt %t.empty.mlir --split-input-file | FileCheck %s --check-prefix=EMPTY
+// RUN: printf 'func.func @f( {' | not ge-opt 2>&1 | FileCheck %s --check-prefix=SYNTAX
+// RUN: not ge-opt %s -o 2>&1 | FileCheck %s --check-prefix=NOVALUE
+
+// FLAG: error: unexpected argument '--no-such-flag' found
+// FLAG: ge-opt --list-passes
+// EMIT: error: invalid value 'llvm' for '--emit <EMIT>'
+// MISSING: ge-opt: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
+// UTF8: latin1.mlir:2:4: error: input is not valid UTF-8
+// UTF8-STDIN: <stdin>:1:1: error: input is not valid UTF-8
+// EMPTY: module {
+// EMPTY-NEXT: }
+// SYNTAX: <stdin>:1:14: error: expected non-function type
+// NOVALUE: error: a value is required for '-o <FILE>'
