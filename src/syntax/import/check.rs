@@ -349,9 +349,17 @@ impl<'c, 't> Checker<'c, 't> {
             .filter(|d| !d.is_generic())
             .map(|d| d.ge_type.as_str());
         let generic = format!("to use an op the table does not know, quote its type: `\"{t}\"(...)` is the generic op `{GENERIC_OP}`");
-        let hint = match nearest(t, known) {
-            Some(best) => format!("did you mean `{best}`? Or, {generic}"),
-            None => generic.replacen("to", "To", 1),
+        let alias_of = self
+            .table
+            .semantics_for_ge_type(t)
+            .filter(|d| !d.is_generic());
+        let hint = match (alias_of, nearest(t, known)) {
+            (Some(row), _) => format!(
+                "GE treats `{t}` like `{}`: write `{}(...)`, or keep the GE type with the generic op: `\"{t}\"(...)`",
+                row.ge_type, row.ge_type
+            ),
+            (None, Some(best)) => format!("did you mean `{best}`? Or, {generic}"),
+            (None, None) => generic.replacen("to", "To", 1),
         };
         Diagnostic::new(
             format!("unknown op type `{t}`"),

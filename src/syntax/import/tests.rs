@@ -62,6 +62,7 @@ ge_type = "If"
 engine = "GE"
 inputs = ["cond", "input[2]"]
 outputs = ["output[2]"]
+aliases = ["StatelessIf"]
 subgraph_attrs = ["then_branch", "else_branch"]
 
 [[op]]
@@ -396,6 +397,11 @@ fn unknown_op_type_suggests_and_mentions_generic() {
     );
     assert!(e.contains("did you mean `Relu`?"), "{e}");
     assert!(e.contains("quote its type: `\"Relo\"(...)`"), "{e}");
+    let e = errors("graph main {\n  a = StatelessIf() : f32[]\n}\n");
+    assert!(
+        e.contains("GE treats `StatelessIf` like `If`: write `If(...)`"),
+        "{e}"
+    );
     let e = errors("graph main {\n  a = op() : f32[]\n}\n");
     assert!(e.contains("unknown op type `op`"), "{e}");
 }
