@@ -13,7 +13,7 @@ import lit.formats
 
 config.name = "ge-mlir"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir", ".ge"]
+config.suffixes = [".mlir", ".ge", ".test"]
 config.excludes = ["Output", "Inputs", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 

@@ -236,6 +236,11 @@ impl<W: Write> GeSink<W> {
             }
             Attr::Sym(s) => write!(w, "@{s}"),
             Attr::Splat(lit, ty) => write!(w, "dense<{}>({lit})", ty.ge),
+            // The canonical `.ge` form (what `ge-opt --emit ge` prints) writes a dense value
+            // whose elements are all equal as a splat.
+            Attr::DenseInts(v, ty) if v.windows(2).all(|p| p[0] == p[1]) && !v.is_empty() => {
+                write!(w, "dense<{}>({})", ty.ge, v[0])
+            }
             Attr::DenseInts(v, ty) => {
                 write!(w, "dense<{}>[", ty.ge)?;
                 join(w, v, |w, i| write!(w, "{i}"))?;

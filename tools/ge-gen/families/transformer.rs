@@ -175,7 +175,7 @@ fn forward<S: Sink>(
     for name in ["ln1/gamma", "ln1/beta", "ln2/gamma", "ln2/beta"] {
         norms.push((name, var(b, name, t.vec)?));
     }
-    let eps = rng.pick(&["1.0e-05", "1.0e-06"]);
+    let eps = rng.pick(&["1.0e-5", "1.0e-6"]);
     let ln = |b: &mut Builder<S>, name: &str, x: Val, gamma: &Val, beta: &Val| {
         let attrs = vec![
             ("begin_norm_axis", Attr::Int(1)),
