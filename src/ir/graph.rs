@@ -469,7 +469,7 @@ mod tests {
         dialect::new_context,
         ir::{
             ops::node_name,
-            test_util::{func, op, parse},
+            test_util::{func, op, parse, segment_attrs},
         },
     };
 
@@ -484,9 +484,16 @@ func.func private @{name}(%a: tensor<4xf32>) -> tensor<4xf32> {{
         )
     }
 
+    /// An `ascend.if` on a `tensor<i1>` condition with one `tensor<4xf32>` input and result.
     fn if_op(name: &str, then: &str, els: &str, cond: &str, input: &str) -> String {
+        let segments = segment_attrs(
+            "ascend.if",
+            &["tensor<i1>", "tensor<4xf32>"],
+            0,
+            &["tensor<4xf32>"],
+        );
         format!(
-            r#"%{name}:2 = "ascend.if"({cond}, {input}) {{name = "{name}", then_branch = @{then}, else_branch = @{els}, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 1>}} : (tensor<i1>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)"#
+            r#"%{name}:2 = "ascend.if"({cond}, {input}) {{name = "{name}", then_branch = @{then}, else_branch = @{els}{segments}}} : (tensor<i1>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)"#
         )
     }
 
@@ -496,16 +503,24 @@ func.func private @{name}(%a: tensor<4xf32>) -> tensor<4xf32> {{
   {}"#,
             if_op("inner", "tt", "te", "%k", "%d#0")
         );
+        let if1_segments = segment_attrs(
+            "ascend.if",
+            &["tensor<i1>", "tensor<4xf32>"],
+            1,
+            &["tensor<4xf32>"],
+        );
+        let g_segments = segment_attrs("ascend.op", &["tensor<4xf32>"], 0, &["tensor<4xf32>"]);
         [
-            r#"
-func.func @main(%arg0: tensor<i1>, %arg1: tensor<4xf32>) -> tensor<4xf32> {
-  %c:2 = "ascend.data"(%arg0) {name = "c"} : (tensor<i1>) -> (tensor<i1>, !ascend.ctrl)
-  %x:2 = "ascend.data"(%arg1) {name = "x"} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
-  %r:2 = "ascend.if"(%c#0, %x#0, %x#1) {name = "if1", then_branch = @then1, else_branch = @else1, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1>, resultSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<i1>, tensor<4xf32>, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
-  %g:2 = "ascend.op"(%r#0) {name = "g", type = "PartitionedCall", f = @pc, operandSegmentSizes = array<i32: 1, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 1>} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+            format!(
+                r#"
+func.func @main(%arg0: tensor<i1>, %arg1: tensor<4xf32>) -> tensor<4xf32> {{
+  %c:2 = "ascend.data"(%arg0) {{name = "c"}} : (tensor<i1>) -> (tensor<i1>, !ascend.ctrl)
+  %x:2 = "ascend.data"(%arg1) {{name = "x"}} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  %r:2 = "ascend.if"(%c#0, %x#0, %x#1) {{name = "if1", then_branch = @then1, else_branch = @else1{if1_segments}}} : (tensor<i1>, tensor<4xf32>, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
+  %g:2 = "ascend.op"(%r#0) {{name = "g", type = "PartitionedCall", f = @pc{g_segments}}} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
   return %g#0 : tensor<4xf32>
-}"#
-            .to_string(),
+}}"#
+            ),
             branch("then1", &inner_if),
             branch("else1", else_inner),
             branch("tt", ""),

@@ -5,6 +5,7 @@ use super::{
     ops::{ctrl_operands, data_operands, node_name, producer, Producer},
     prim,
 };
+use crate::dialect::op_table;
 use melior::{
     ir::{operation::OperationLike, Module, OperationRef, RegionLike},
     Context,
@@ -26,6 +27,36 @@ pub fn func<'c, 'a>(module: &'a Module<'c>, name: &str) -> OperationRef<'c, 'a> 
 pub fn body<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let block = func.region(0).unwrap().first_block().unwrap();
     prim::block_ops(block)
+}
+
+/// `array<i32: a, b, ...>`, the textual form of a segment-size attribute.
+pub fn i32_array(sizes: &[i32]) -> String {
+    let list: Vec<String> = sizes.iter().map(i32::to_string).collect();
+    format!("array<i32: {}>", list.join(", "))
+}
+
+/// The segment-size attributes `op_name` needs for data operands of types `operands`, `ctrl`
+/// control operands and data results of types `results`, computed from the op table so test
+/// IR does not hard-code slot counts: `, operandSegmentSizes = ...` and/or
+/// `, resultSegmentSizes = ...` (each with a leading comma, to append to an attribute
+/// dictionary), empty when the op needs neither. Panics when the values do not fit the op.
+pub fn segment_attrs(op_name: &str, operands: &[&str], ctrl: usize, results: &[&str]) -> String {
+    let def = op_table()
+        .by_op_name(op_name)
+        .unwrap_or_else(|| panic!("no op {op_name} in the table"));
+    let operand = def
+        .operand_segments(operands, ctrl)
+        .unwrap_or_else(|e| panic!("{op_name} operands: {e}"));
+    let result = def
+        .result_segments(results)
+        .unwrap_or_else(|e| panic!("{op_name} results: {e}"));
+    [
+        ("operandSegmentSizes", operand),
+        ("resultSegmentSizes", result),
+    ]
+    .into_iter()
+    .filter_map(|(attr, sizes)| sizes.map(|s| format!(", {attr} = {}", i32_array(&s))))
+    .collect()
 }
 
 /// The op named `name` (node name) in `@main`.

@@ -38,7 +38,15 @@ func.func @sources_and_writers(%arg0: tensor<16xf32>, %arg1: tensor<16xf32>) -> 
   %am:2 = "ascend.apply_momentum"(%ab#0, %rd#0, %idx#0, %x#0, %idx#0) {name = "momentum", use_nesterov = false} : (tensor<16xf32>, tensor<16xf32>, tensor<i32>, tensor<16xf32>, tensor<i32>) -> (tensor<16xf32>, !ascend.ctrl)
   // CHECK: "ascend.atomic_addr_clean"() {name = "clean"} : () -> !ascend.ctrl
   %cl = "ascend.atomic_addr_clean"() {name = "clean"} : () -> !ascend.ctrl
+  // MemSet is the other atomic-clean op: no data, only the control result.
+  // CHECK: "ascend.mem_set"(%{{.*}}) {name = "memset"} : (!ascend.ctrl) -> !ascend.ctrl
+  %ms = "ascend.mem_set"(%cl) {name = "memset"} : (!ascend.ctrl) -> !ascend.ctrl
   // CHECK: "ascend.scatter_add"
-  %sa:2 = "ascend.scatter_add"(%am#0, %idx#0, %x#0, %cl) {name = "scatter"} : (tensor<16xf32>, tensor<i32>, tensor<16xf32>, !ascend.ctrl) -> (tensor<16xf32>, !ascend.ctrl)
+  %sa:2 = "ascend.scatter_add"(%am#0, %idx#0, %x#0, %ms) {name = "scatter"} : (tensor<16xf32>, tensor<i32>, tensor<16xf32>, !ascend.ctrl) -> (tensor<16xf32>, !ascend.ctrl)
+  // NoOp has no data either: it only joins control edges.
+  // CHECK: "ascend.no_op"(%{{.*}}#1, %{{.*}}#1) {name = "join"} : (!ascend.ctrl, !ascend.ctrl) -> !ascend.ctrl
+  %nop = "ascend.no_op"(%sa#1, %mz#1) {name = "join"} : (!ascend.ctrl, !ascend.ctrl) -> !ascend.ctrl
+  // CHECK: "ascend.no_op"() {name = "lonely"} : () -> !ascend.ctrl
+  %nop2 = "ascend.no_op"() {name = "lonely"} : () -> !ascend.ctrl
   return %sa#0 : tensor<16xf32>
 }
