@@ -6,4 +6,5 @@
 //! `ir` (the only home of `unsafe`: safe wrappers over the MLIR C API), `analysis`,
 //! `transforms`, and `pipeline` (the pass registry that `ge-opt` drives).
 
+pub mod analysis;
 pub mod dialect;

@@ -1,0 +1,3 @@
+//! Analyses over frozen views of a graph: they decide, the transforms apply.
+
+pub mod stream;

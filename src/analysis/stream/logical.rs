@@ -1,0 +1,1055 @@
+//! Logical stream assignment: GE's `LogicalStreamAllocator` (notes C.2–C.4).
+//!
+//! Graphs are assigned root first, then every subgraph in order, sharing one stream
+//! counter. Per graph: engine partition ([`partition`](super::partition)), then the pass
+//! chain in GE's order —
+//! `UpdateForMdeGroup → AssignByLabel → IndependentStream → AssignByDependency →
+//! NodeStreamUpdate → UpdateForParallelGroup → AllReduceParallel → UpdateForSkippedEngine`
+//! — then the topology pass `OptimizeIneffectiveMultiStream`. Single-stream mode runs
+//! `SingleStream → NodeStreamUpdate → UpdateForSkippedEngine`. Afterwards the used ids are
+//! renumbered densely (`RefreshContinuousStreams`) and attached streams are numbered after
+//! the main ones.
+//!
+//! Every node's final stream carries a [`Decision`] naming the rule that set it.
+//!
+//! Where GE has a quirk we keep what a user expects, and say so:
+//! * `UpdateForMdeGroup` edits node streams that `NodeStreamUpdate` then overwrites, so in
+//!   GE `NewStreamId` has no lasting effect. Here the MDE streams are re-applied right after
+//!   `NodeStreamUpdate`, so nodes with `NewStreamId` really get their own stream.
+//! * `AssignByDependency` decrements the stream counter for a subgraph graph even when it
+//!   assigns nothing, which lets the next graph reuse an id that is already taken. Here the
+//!   decrement only happens when the pass opened at least one engine block.
+//! * GE iterates candidate and successor sets in pointer order; we use list (PlaceHolder)
+//!   order and topological order.
+
+use super::model::*;
+use super::partition::{partition_graph, EngineSubgraph};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// The rule that decided a node's stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StreamRule {
+    /// Not decided yet (never in a result).
+    None,
+    /// Data-like source node in GE's input partition: no stream.
+    InputPartition,
+    /// `UpdateForMdeGroup`: `NewStreamId` group.
+    MdeGroup,
+    /// `AssignByLabel`: `_stream_label` / `_user_stream_label`.
+    StreamLabel,
+    /// `IndependentStream`: engine owns its streams (HCCL).
+    IndependentEngine,
+    /// `AssignByDependency`: new stream for the engine.
+    DependencyNew,
+    /// `AssignByDependency`: reuses a predecessor subgraph's stream.
+    DependencyReuse,
+    /// `AssignByDependency` in a subgraph: the first engine stream is the parent's.
+    ParentStream,
+    /// `SingleStream`.
+    SingleStream,
+    /// `NodeStreamUpdate`: `_rts_label_node` goes on the parent stream.
+    RtsLabelParent,
+    /// `UpdateForParallelGroup`: one new stream per `_parallel_group`.
+    ParallelGroup,
+    /// `UpdateForParallelGroup`: HCOM group "-1" reuses its single input's stream.
+    ParallelGroupInputReuse,
+    /// `AllReduceParallel`: successor of an AllReduce moved to a new stream.
+    AllReduceParallel,
+    /// `UpdateForSkippedEngine`: all producers have no stream.
+    SkippedEngineNoStream,
+    /// `UpdateForSkippedEngine`: all neighbours share one stream.
+    SkippedEngineNeighbour,
+    /// `OptimizeIneffectiveMultiStream`: moved between adjacent nodes of another stream.
+    IneffectiveMultiStream,
+    /// Dynamic shape: single stream.
+    DynamicSingleStream,
+    /// Dynamic shape multi-stream: engine-owned stream.
+    DynamicEngineStream,
+    /// Dynamic shape multi-stream: forced onto the main stream.
+    DynamicMainStream,
+    /// Dynamic shape multi-stream: reuses a producer's stream.
+    DynamicReuse,
+    /// Dynamic shape multi-stream: stream label.
+    DynamicLabel,
+}
+
+impl StreamRule {
+    /// Kebab-case name, as written into `ascend.reason`-style attributes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StreamRule::None => "none",
+            StreamRule::InputPartition => "input-partition",
+            StreamRule::MdeGroup => "mde-group",
+            StreamRule::StreamLabel => "stream-label",
+            StreamRule::IndependentEngine => "independent-engine",
+            StreamRule::DependencyNew => "dependency-new",
+            StreamRule::DependencyReuse => "dependency-reuse",
+            StreamRule::ParentStream => "parent-stream",
+            StreamRule::SingleStream => "single-stream",
+            StreamRule::RtsLabelParent => "rts-label-parent",
+            StreamRule::ParallelGroup => "parallel-group",
+            StreamRule::ParallelGroupInputReuse => "parallel-group-input-reuse",
+            StreamRule::AllReduceParallel => "allreduce-parallel",
+            StreamRule::SkippedEngineNoStream => "skipped-engine-no-stream",
+            StreamRule::SkippedEngineNeighbour => "skipped-engine-neighbour",
+            StreamRule::IneffectiveMultiStream => "ineffective-multi-stream",
+            StreamRule::DynamicSingleStream => "dynamic-single-stream",
+            StreamRule::DynamicEngineStream => "dynamic-engine-stream",
+            StreamRule::DynamicMainStream => "dynamic-main-stream",
+            StreamRule::DynamicReuse => "dynamic-reuse",
+            StreamRule::DynamicLabel => "dynamic-label",
+        }
+    }
+}
+
+/// Why a node is on its stream: the rule plus a short explanation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Decision {
+    pub rule: StreamRule,
+    pub detail: String,
+}
+
+impl Decision {
+    fn new(rule: StreamRule, detail: impl Into<String>) -> Self {
+        Decision {
+            rule,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// An engine subgraph with its final stream, for the summary.
+#[derive(Clone, Debug, Serialize)]
+pub struct SubgraphInfo {
+    pub graph: GraphId,
+    pub engine: String,
+    pub stream_label: String,
+    pub user_stream_label: String,
+    pub first_node: NodeId,
+    pub node_count: usize,
+    pub stream: StreamId,
+}
+
+/// An attached stream and who uses it.
+#[derive(Clone, Debug, Serialize)]
+pub struct AttachedStreamInfo {
+    pub id: StreamId,
+    pub graph: GraphId,
+    pub group: String,
+    pub key: String,
+    pub nodes: Vec<NodeId>,
+}
+
+/// The result of logical assignment.
+#[derive(Clone, Debug)]
+pub struct LogicalAssignment {
+    /// Main logical stream per node (after `RefreshContinuousStreams`); -1 for none.
+    pub stream: Vec<StreamId>,
+    /// Attached logical streams per node.
+    pub attached: Vec<Vec<StreamId>>,
+    /// The rule behind each node's main stream.
+    pub decision: Vec<Decision>,
+    /// Effective `_stream_label` per node (after `TransUserStreamLabel`).
+    pub labels: Vec<Option<String>>,
+    /// Main streams: ids `0..main_stream_num`.
+    pub main_stream_num: i64,
+    /// Main plus attached streams.
+    pub stream_num: i64,
+    pub subgraphs: Vec<SubgraphInfo>,
+    pub attached_streams: Vec<AttachedStreamInfo>,
+}
+
+/// Effective labels: `TransUserStreamLabel` copies the user label over the inner one
+/// (`<user>_<inner>` when `_enable_inner_parallel`).
+pub fn effective_labels(sg: &StreamGraph) -> (Vec<Option<String>>, Vec<Option<String>>) {
+    let mut labels = Vec::with_capacity(sg.nodes().len());
+    let mut users = Vec::with_capacity(sg.nodes().len());
+    for n in sg.nodes() {
+        let a = &n.attrs;
+        match &a.user_stream_label {
+            Some(user) => {
+                let user = match (&a.stream_label, a.enable_inner_parallel) {
+                    (Some(inner), true) => format!("{user}_{inner}"),
+                    _ => user.clone(),
+                };
+                labels.push(Some(user.clone()));
+                users.push(Some(user));
+            }
+            None => {
+                labels.push(a.stream_label.clone());
+                users.push(None);
+            }
+        }
+    }
+    (labels, users)
+}
+
+/// One engine subgraph during the pass chain.
+struct Sg {
+    part: EngineSubgraph,
+    conf: EngineConf,
+    max_parallel: i64,
+    stream: StreamId,
+    reused: Option<usize>,
+    force_attach: bool,
+    decision: Decision,
+}
+
+struct State<'a> {
+    sg: &'a StreamGraph,
+    opts: &'a StreamOptions,
+    labels: Vec<Option<String>>,
+    users: Vec<Option<String>>,
+    topo: Vec<usize>,
+    stream: Vec<StreamId>,
+    decision: Vec<Decision>,
+    next_stream: i64,
+    subgraph_infos: Vec<SubgraphInfo>,
+}
+
+/// Runs logical assignment over the whole view.
+pub fn assign_logical(
+    sg: &StreamGraph,
+    engines: &EngineTable,
+    opts: &StreamOptions,
+) -> Result<LogicalAssignment, StreamError> {
+    let (labels, users) = effective_labels(sg);
+    let n = sg.nodes().len();
+    let order = sg.all_nodes();
+    let mut topo = vec![0usize; n];
+    for (i, &id) in order.iter().enumerate() {
+        topo[id] = i;
+    }
+    if opts.dynamic_shape {
+        return assign_dynamic(sg, engines, opts, labels, &order);
+    }
+    if opts.single_stream {
+        if let Some(mode) = &opts.auto_multistream_mode {
+            return Err(StreamError::new(
+                ErrorKind::SingleStreamAutoMultistream,
+                format!(
+                    "option ge.enableSingleStream=true conflicts with ge.autoMultistreamParallelMode={mode}"
+                ),
+            ));
+        }
+    }
+    let mut st = State {
+        sg,
+        opts,
+        labels,
+        users,
+        topo,
+        // A fresh OpDesc has stream id 0 (notes C.1).
+        stream: vec![0; n],
+        decision: vec![Decision::new(StreamRule::None, ""); n],
+        next_stream: 0,
+        subgraph_infos: Vec::new(),
+    };
+    for g in 0..sg.graphs().len() {
+        let default_stream = match sg.graph(g).parent {
+            None => INVALID_STREAM,
+            Some(p) => st.stream[p],
+        };
+        st.assign_graph(g, engines, default_stream)?;
+    }
+    // RefreshContinuousStreams over every node.
+    let used: BTreeSet<StreamId> = st.stream.iter().copied().filter(|&s| s >= 0).collect();
+    let remap: BTreeMap<StreamId, StreamId> = used
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| (s, i as i64))
+        .collect();
+    for s in st.stream.iter_mut() {
+        if *s >= 0 {
+            *s = remap[s];
+        }
+    }
+    for info in st.subgraph_infos.iter_mut() {
+        info.stream = remap.get(&info.stream).copied().unwrap_or(INVALID_STREAM);
+    }
+    let main_stream_num = remap.len() as i64;
+    let (attached, attached_streams, stream_num) = assign_attached(sg, &st.stream, main_stream_num);
+    Ok(LogicalAssignment {
+        stream: st.stream,
+        attached,
+        decision: st.decision,
+        labels: st.labels,
+        main_stream_num,
+        stream_num,
+        subgraphs: st.subgraph_infos,
+        attached_streams,
+    })
+}
+
+impl State<'_> {
+    fn assign_graph(
+        &mut self,
+        g: GraphId,
+        engines: &EngineTable,
+        default_stream: StreamId,
+    ) -> Result<(), StreamError> {
+        let part = partition_graph(
+            self.sg,
+            g,
+            &self.labels,
+            &self.users,
+            self.opts.partition_search_budget,
+        );
+        let mut sgs = Vec::with_capacity(part.subgraphs.len());
+        for p in part.subgraphs {
+            let conf = engines.get(&p.engine).cloned().ok_or_else(|| {
+                StreamError::new(
+                    ErrorKind::UnknownEngine,
+                    format!("engine `{}` is not in the engine configuration", p.engine),
+                )
+                .at(&self.sg.node(p.nodes[0]).name)
+            })?;
+            let force_attach = p
+                .nodes
+                .iter()
+                .any(|&n| self.sg.node(n).attrs.force_attach_stream);
+            sgs.push(Sg {
+                max_parallel: self.opts.max_parallel_of(&p.engine),
+                part: p,
+                conf,
+                stream: INVALID_STREAM,
+                reused: None,
+                force_attach,
+                decision: Decision::new(StreamRule::None, ""),
+            });
+        }
+        if self.opts.single_stream {
+            self.single_stream_pass(&mut sgs, default_stream)?;
+            self.node_stream_update(g, &sgs, default_stream)?;
+            self.update_for_skipped_engine(g, &sgs);
+        } else {
+            let mde = self.update_for_mde_group(&sgs);
+            self.assign_by_label(&mut sgs);
+            self.independent_stream(&mut sgs);
+            self.assign_by_dependency(&mut sgs, default_stream);
+            self.node_stream_update(g, &sgs, default_stream)?;
+            for &(n, s) in &mde {
+                self.set(n, s, StreamRule::MdeGroup, "NewStreamId group");
+            }
+            self.update_for_parallel_group(&sgs);
+            self.all_reduce_parallel(g);
+            self.update_for_skipped_engine(g, &sgs);
+            self.optimize_ineffective_multi_stream(g);
+        }
+        for s in &sgs {
+            self.subgraph_infos.push(SubgraphInfo {
+                graph: g,
+                engine: s.part.engine.clone(),
+                stream_label: s.part.stream_label.clone(),
+                user_stream_label: s.part.user_stream_label.clone(),
+                first_node: s.part.nodes[0],
+                node_count: s.part.nodes.len(),
+                stream: s.stream,
+            });
+        }
+        Ok(())
+    }
+
+    fn set(&mut self, n: NodeId, s: StreamId, rule: StreamRule, detail: impl Into<String>) {
+        self.stream[n] = s;
+        self.decision[n] = Decision::new(rule, detail);
+    }
+
+    fn name(&self, n: NodeId) -> &str {
+        &self.sg.node(n).name
+    }
+
+    /// `UpdateForMdeGroupPass`: nodes with `NewStreamId` and no `_parallel_group`, grouped by
+    /// current stream (skipping -1); each distinct value in a group gets a new stream.
+    fn update_for_mde_group(&mut self, sgs: &[Sg]) -> Vec<(NodeId, StreamId)> {
+        let mut by_stream: BTreeMap<StreamId, Vec<NodeId>> = BTreeMap::new();
+        for s in sgs {
+            for &n in &s.part.nodes {
+                let a = &self.sg.node(n).attrs;
+                if a.parallel_group.is_none() && a.new_stream_id.is_some() {
+                    by_stream.entry(self.stream[n]).or_default().push(n);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (stream, nodes) in by_stream {
+            if stream == INVALID_STREAM {
+                continue;
+            }
+            let mut groups: BTreeMap<i64, StreamId> = BTreeMap::new();
+            for n in nodes {
+                let v = self.sg.node(n).attrs.new_stream_id.unwrap_or_default();
+                let next = &mut self.next_stream;
+                let s = *groups.entry(v).or_insert_with(|| {
+                    *next += 1;
+                    *next - 1
+                });
+                out.push((n, s));
+            }
+        }
+        out
+    }
+
+    /// `AssignByLabelPass`.
+    fn assign_by_label(&mut self, sgs: &mut [Sg]) {
+        let mut label_streams: BTreeMap<String, StreamId> = BTreeMap::new();
+        for s in sgs.iter_mut() {
+            if s.part.stream_label.is_empty() {
+                continue;
+            }
+            let next = &mut self.next_stream;
+            s.stream = *label_streams
+                .entry(s.part.stream_label.clone())
+                .or_insert_with(|| {
+                    *next += 1;
+                    *next - 1
+                });
+            let kind = if s.part.user_stream_label.is_empty() {
+                "_stream_label"
+            } else {
+                "_user_stream_label"
+            };
+            s.decision = Decision::new(
+                StreamRule::StreamLabel,
+                format!("{kind} `{}`", s.part.stream_label),
+            );
+        }
+    }
+
+    /// `IndependentStreamPass`: one stream per (independent engine, label); overrides a
+    /// label stream unless the label is a user label.
+    fn independent_stream(&mut self, sgs: &mut [Sg]) {
+        let mut engine_streams: BTreeMap<(String, String), StreamId> = BTreeMap::new();
+        for s in sgs.iter_mut() {
+            let assigned_user = s.stream != INVALID_STREAM && !s.part.user_stream_label.is_empty();
+            if assigned_user || !s.conf.independent {
+                continue;
+            }
+            let key = (s.part.engine.clone(), s.part.stream_label.clone());
+            let next = &mut self.next_stream;
+            s.stream = *engine_streams.entry(key).or_insert_with(|| {
+                *next += 1;
+                *next - 1
+            });
+            let detail = if s.part.stream_label.is_empty() {
+                format!("engine {} owns its streams", s.part.engine)
+            } else {
+                format!(
+                    "engine {} owns its streams (label `{}`)",
+                    s.part.engine, s.part.stream_label
+                )
+            };
+            s.decision = Decision::new(StreamRule::IndependentEngine, detail);
+        }
+    }
+
+    /// `CouldReuse(G, P)` of `AssignByDependencyPass` (notes C.4).
+    fn could_reuse(&self, sgs: &[Sg], g: usize, p: usize) -> bool {
+        let (gs, ps) = (&sgs[g], &sgs[p]);
+        if gs.conf.scheduler_id != ps.conf.scheduler_id {
+            return false;
+        }
+        if ps.conf.independent || !ps.part.stream_label.is_empty() {
+            return false;
+        }
+        if gs.force_attach {
+            return true;
+        }
+        if !self.opts.memory_priority
+            && ps
+                .part
+                .end_consumers
+                .iter()
+                .any(|&c| c != g && sgs[c].part.engine == ps.part.engine)
+        {
+            return false;
+        }
+        if gs.part.engine == ps.part.engine || gs.conf.attach {
+            return true;
+        }
+        matches!(ps.reused, Some(r) if sgs[r].part.engine == gs.part.engine)
+    }
+
+    /// `AssignByDependencyPass` with `UpdateAssignedSubgraphs`/`UpdateReusedSubgraphs`.
+    fn assign_by_dependency(&mut self, sgs: &mut [Sg], default_stream: StreamId) {
+        let mut engine_next: BTreeMap<String, i64> = BTreeMap::new();
+        let mut engine_count: BTreeMap<String, i64> = BTreeMap::new();
+        let mut assigned: Vec<usize> = Vec::new();
+        let mut reused: Vec<(usize, usize)> = Vec::new();
+        let mut assign_new = |sgs: &mut [Sg], i: usize| -> i64 {
+            let engine = sgs[i].part.engine.clone();
+            let mut id = engine_next.get(&engine).copied().unwrap_or(0);
+            if id >= sgs[i].max_parallel {
+                id = 0;
+            }
+            sgs[i].stream = id;
+            engine_next.insert(engine.clone(), id + 1);
+            let c = engine_count.entry(engine.clone()).or_insert(0);
+            *c = (*c).max(id + 1);
+            assigned.push(i);
+            sgs[i].decision = Decision::new(
+                StreamRule::DependencyNew,
+                format!(
+                    "new stream for engine {engine} (slot {id} of max_parallel_num {})",
+                    sgs[i].max_parallel
+                ),
+            );
+            id
+        };
+        for i in 0..sgs.len() {
+            if sgs[i].stream != INVALID_STREAM {
+                continue;
+            }
+            let mut seen = HashSet::new();
+            let mut candidates = Vec::new();
+            for &p in &sgs[i].part.pld_producers {
+                if seen.insert(p) && self.could_reuse(sgs, i, p) {
+                    candidates.push(p);
+                }
+            }
+            // GetTopPrioritySubgraph: first candidate, replaced by any with a strictly lower
+            // compute cost, starting from COST_10.
+            let mut best: Option<usize> = candidates.first().copied();
+            let mut cost = 10;
+            for &c in &candidates {
+                if sgs[c].conf.compute_cost < cost {
+                    cost = sgs[c].conf.compute_cost;
+                    best = Some(c);
+                }
+            }
+            match best {
+                None => {
+                    assign_new(sgs, i);
+                }
+                Some(p) => {
+                    if sgs[p].stream == INVALID_STREAM {
+                        assign_new(sgs, p);
+                    }
+                    sgs[i].stream = sgs[p].stream;
+                    let root = sgs[p].reused.unwrap_or(p);
+                    sgs[i].reused = Some(root);
+                    reused.push((i, root));
+                    let detail = format!(
+                        "reuses the stream of the {} subgraph led by `{}`",
+                        sgs[p].part.engine,
+                        self.name(sgs[p].part.nodes[0])
+                    );
+                    sgs[i].decision = Decision::new(StreamRule::DependencyReuse, detail);
+                }
+            }
+        }
+        // UpdateAssignedSubgraphs.
+        let mut to_be_updated = INVALID_STREAM;
+        if default_stream != INVALID_STREAM && !engine_count.is_empty() {
+            self.next_stream -= 1;
+            to_be_updated = self.next_stream;
+        }
+        let mut start: BTreeMap<&str, i64> = BTreeMap::new();
+        for (engine, count) in &engine_count {
+            start.insert(engine, self.next_stream);
+            self.next_stream += count;
+        }
+        for &i in &assigned {
+            let s = sgs[i].stream + start[sgs[i].part.engine.as_str()];
+            if s == to_be_updated {
+                sgs[i].stream = default_stream;
+                sgs[i].decision = Decision::new(
+                    StreamRule::ParentStream,
+                    format!(
+                        "first {} stream of the subgraph is the parent's stream",
+                        sgs[i].part.engine
+                    ),
+                );
+            } else {
+                sgs[i].stream = s;
+            }
+        }
+        for &(cur, root) in &reused {
+            sgs[cur].stream = sgs[root].stream;
+        }
+    }
+
+    /// `SingleStreamPass`.
+    fn single_stream_pass(
+        &mut self,
+        sgs: &mut [Sg],
+        default_stream: StreamId,
+    ) -> Result<(), StreamError> {
+        let stream = if default_stream == INVALID_STREAM {
+            self.next_stream += 1;
+            self.next_stream - 1
+        } else {
+            default_stream
+        };
+        for s in sgs.iter_mut() {
+            if s.stream != INVALID_STREAM {
+                continue;
+            }
+            if !s.part.stream_label.is_empty() {
+                return Err(StreamError::new(
+                    ErrorKind::SingleStreamLabel,
+                    format!(
+                        "option ge.enableSingleStream=true conflicts with stream label \"{}\"; set ge.enableSingleStream to false",
+                        s.part.stream_label
+                    ),
+                )
+                .at(&self.sg.node(s.part.nodes[0]).name));
+            }
+            s.stream = stream;
+            s.decision = Decision::new(StreamRule::SingleStream, "ge.enableSingleStream=true");
+        }
+        Ok(())
+    }
+
+    /// `NodeStreamUpdatePass`: subgraph streams onto nodes; `_rts_label_node` on the
+    /// default stream; nodes outside any subgraph (input partition) get -1.
+    fn node_stream_update(
+        &mut self,
+        g: GraphId,
+        sgs: &[Sg],
+        default_stream: StreamId,
+    ) -> Result<(), StreamError> {
+        for s in sgs {
+            if !s.conf.skip_assign_stream && s.stream == INVALID_STREAM {
+                return Err(StreamError::new(
+                    ErrorKind::UnassignedSubgraph,
+                    format!(
+                        "subgraph of engine {} has not been assigned a stream",
+                        s.part.engine
+                    ),
+                )
+                .at(&self.sg.node(s.part.nodes[0]).name));
+            }
+        }
+        for &n in &self.sg.graph(g).nodes {
+            self.set(
+                n,
+                INVALID_STREAM,
+                StreamRule::InputPartition,
+                "data-like source node: GE's input partition",
+            );
+        }
+        for s in sgs {
+            for &n in &s.part.nodes {
+                if self.sg.node(n).attrs.rts_label_node {
+                    self.set(
+                        n,
+                        default_stream,
+                        StreamRule::RtsLabelParent,
+                        "_rts_label_node runs on the parent stream",
+                    );
+                } else {
+                    self.stream[n] = s.stream;
+                    self.decision[n] = s.decision.clone();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `UpdateForParallelGroupPass`.
+    fn update_for_parallel_group(&mut self, sgs: &[Sg]) {
+        let mut by_stream: BTreeMap<StreamId, Vec<NodeId>> = BTreeMap::new();
+        for s in sgs {
+            for &n in &s.part.nodes {
+                let node = self.sg.node(n);
+                if node.attrs.parallel_group.is_some() && self.users[n].is_none() {
+                    by_stream.entry(self.stream[n]).or_default().push(n);
+                }
+            }
+        }
+        for (stream, nodes) in by_stream {
+            if stream == INVALID_STREAM {
+                continue;
+            }
+            let mut groups: BTreeMap<String, StreamId> = BTreeMap::new();
+            for n in nodes {
+                let group = self
+                    .sg
+                    .node(n)
+                    .attrs
+                    .parallel_group
+                    .clone()
+                    .unwrap_or_default();
+                if group == "-1" {
+                    let ins = self.sg.node(n).data_in();
+                    if ins.len() == 1 && self.stream[ins[0]] != INVALID_STREAM {
+                        let producer = ins[0];
+                        let detail = format!(
+                            "_parallel_group \"-1\": reuses the stream of its only input `{}`",
+                            self.name(producer)
+                        );
+                        self.set(
+                            n,
+                            self.stream[producer],
+                            StreamRule::ParallelGroupInputReuse,
+                            detail,
+                        );
+                        continue;
+                    }
+                }
+                let next = &mut self.next_stream;
+                let s = *groups.entry(group.clone()).or_insert_with(|| {
+                    *next += 1;
+                    *next - 1
+                });
+                self.set(
+                    n,
+                    s,
+                    StreamRule::ParallelGroup,
+                    format!("_parallel_group `{group}`"),
+                );
+            }
+        }
+    }
+
+    /// `AllReduceParallelPass` (only with `ge.hcomParallel`).
+    fn all_reduce_parallel(&mut self, g: GraphId) {
+        if !self.opts.hcom_parallel {
+            return;
+        }
+        let is_allreduce = |ty: &str| ty == "HcomAllReduce" || ty == "HorovodAllreduce";
+        let mut succs: BTreeSet<(usize, NodeId)> = BTreeSet::new();
+        for &n in &self.sg.graph(g).nodes {
+            let node = self.sg.node(n);
+            if !is_allreduce(&node.ty)
+                || node.attrs.fusion.unwrap_or(-1) <= 0
+                || self.users[n].is_some()
+            {
+                continue;
+            }
+            let label = self.labels[n].clone().unwrap_or_default();
+            let mut frontier = vec![n];
+            let mut visited = HashSet::new();
+            while let Some(cur) = frontier.pop() {
+                for &out in self.sg.node(cur).data_out() {
+                    let out_label = self.labels[out].as_deref().unwrap_or("");
+                    let parallel =
+                        out_label == label || (!label.is_empty() && out_label.is_empty());
+                    if parallel && visited.insert(out) {
+                        succs.insert((self.topo[out], out));
+                        frontier.push(out);
+                    }
+                }
+            }
+        }
+        let mut remap: BTreeMap<StreamId, StreamId> = BTreeMap::new();
+        for (_, n) in succs {
+            let old = self.stream[n];
+            if old == INVALID_STREAM {
+                continue;
+            }
+            let next = &mut self.next_stream;
+            let new = *remap.entry(old).or_insert_with(|| {
+                *next += 1;
+                *next - 1
+            });
+            if !is_allreduce(&self.sg.node(n).ty) {
+                self.set(
+                    n,
+                    new,
+                    StreamRule::AllReduceParallel,
+                    "successor of a fused AllReduce (ge.hcomParallel)",
+                );
+            }
+        }
+    }
+
+    /// `UpdateForSkippedEnginePass`.
+    fn update_for_skipped_engine(&mut self, g: GraphId, sgs: &[Sg]) {
+        let mut candidates = HashSet::new();
+        for s in sgs {
+            if s.conf.skip_assign_stream && s.part.stream_label.is_empty() {
+                for &n in &s.part.nodes {
+                    if self.stream[n] != INVALID_STREAM {
+                        candidates.insert(n);
+                    }
+                }
+            }
+        }
+        for &n in &self.sg.graph(g).nodes {
+            if !candidates.contains(&n) {
+                continue;
+            }
+            let node = self.sg.node(n);
+            if node.subgraphs().is_empty()
+                && node.in_all().all(|p| self.stream[p] == INVALID_STREAM)
+            {
+                self.set(
+                    n,
+                    INVALID_STREAM,
+                    StreamRule::SkippedEngineNoStream,
+                    "skip engine and no producer has a stream",
+                );
+            } else if node.out_all().next().is_some() {
+                let streams: BTreeSet<StreamId> = node
+                    .in_all()
+                    .chain(node.out_all())
+                    .map(|m| self.stream[m])
+                    .filter(|&s| s != INVALID_STREAM)
+                    .collect();
+                if streams.len() == 1 {
+                    let s = *streams.iter().next().unwrap_or(&INVALID_STREAM);
+                    self.set(
+                        n,
+                        s,
+                        StreamRule::SkippedEngineNeighbour,
+                        "skip engine: every neighbour is on one stream",
+                    );
+                }
+            }
+        }
+    }
+
+    /// `OptimizeIneffectiveMultiStreamPass` (topology pass).
+    fn optimize_ineffective_multi_stream(&mut self, g: GraphId) {
+        let nodes = &self.sg.graph(g).nodes;
+        let mut ids: BTreeMap<StreamId, BTreeSet<usize>> = BTreeMap::new();
+        let mut label_streams: HashSet<StreamId> = HashSet::new();
+        let has_label = |st: &Self, n: NodeId| st.labels[n].is_some() || st.users[n].is_some();
+        for &n in nodes {
+            let s = self.stream[n];
+            if s == INVALID_STREAM {
+                continue;
+            }
+            if has_label(self, n) {
+                label_streams.insert(s);
+            }
+            ids.entry(s).or_default().insert(self.topo[n]);
+        }
+        let by_topo: std::collections::HashMap<usize, NodeId> =
+            nodes.iter().map(|&n| (self.topo[n], n)).collect();
+        for &n in nodes {
+            let node = self.sg.node(n);
+            let cur = self.stream[n];
+            if has_label(self, n)
+                || node.attrs.new_stream_id.is_some()
+                || node.attrs.parallel_group.is_some()
+                || cur == INVALID_STREAM
+            {
+                continue;
+            }
+            if node
+                .in_all()
+                .chain(node.out_all())
+                .any(|m| self.stream[m] == cur)
+            {
+                continue;
+            }
+            // Nearest input (max topo id) and output (min topo id) per neighbour stream.
+            let mut io: BTreeMap<StreamId, (Option<usize>, Option<usize>)> = BTreeMap::new();
+            for p in node.in_all() {
+                let s = self.stream[p];
+                if s != INVALID_STREAM {
+                    let e = io.entry(s).or_default();
+                    e.0 = Some(e.0.map_or(self.topo[p], |t: usize| t.max(self.topo[p])));
+                }
+            }
+            for c in node.out_all() {
+                let s = self.stream[c];
+                if s != INVALID_STREAM {
+                    let e = io.entry(s).or_default();
+                    e.1 = Some(e.1.map_or(self.topo[c], |t: usize| t.min(self.topo[c])));
+                }
+            }
+            for (s, (input, output)) in io {
+                if label_streams.contains(&s) {
+                    continue;
+                }
+                let (Some(input), Some(output)) = (input, output) else {
+                    continue;
+                };
+                let next = ids
+                    .get(&s)
+                    .and_then(|set| set.range(input + 1..).next().copied());
+                if next == Some(output) {
+                    let old = self.stream[n];
+                    let detail = format!(
+                        "moved between adjacent nodes `{}` and `{}` of another stream",
+                        self.name(by_topo[&input]),
+                        self.name(by_topo[&output])
+                    );
+                    self.set(n, s, StreamRule::IneffectiveMultiStream, detail);
+                    if let Some(set) = ids.get_mut(&old) {
+                        set.remove(&self.topo[n]);
+                    }
+                    ids.entry(s).or_default().insert(self.topo[n]);
+                }
+            }
+        }
+    }
+}
+
+/// `AssignAttachedStreamPass` per graph, after the main streams: requests with the same
+/// (group, key) share a stream; groups then keys in byte order.
+fn assign_attached(
+    sg: &StreamGraph,
+    stream: &[StreamId],
+    main_stream_num: i64,
+) -> (Vec<Vec<StreamId>>, Vec<AttachedStreamInfo>, i64) {
+    let mut attached = vec![Vec::new(); sg.nodes().len()];
+    let mut infos = Vec::new();
+    let mut next = main_stream_num;
+    for g in 0..sg.graphs().len() {
+        let mut groups: BTreeMap<&str, BTreeMap<String, Vec<NodeId>>> = BTreeMap::new();
+        for &n in &sg.graph(g).nodes {
+            let a = &sg.node(n).attrs;
+            if a.disable_attached {
+                continue;
+            }
+            for req in a.attached.iter().filter(|r| r.required) {
+                let key = if req.per_main_stream {
+                    format!("{}_stream_{}", req.key, stream[n])
+                } else {
+                    req.key.clone()
+                };
+                groups
+                    .entry(&req.group)
+                    .or_default()
+                    .entry(key)
+                    .or_default()
+                    .push(n);
+            }
+        }
+        for (group, keys) in groups {
+            for (key, nodes) in keys {
+                for &n in &nodes {
+                    attached[n].push(next);
+                }
+                infos.push(AttachedStreamInfo {
+                    id: next,
+                    graph: g,
+                    group: group.to_string(),
+                    key,
+                    nodes,
+                });
+                next += 1;
+            }
+        }
+    }
+    (attached, infos, next)
+}
+
+/// Dynamic-shape assignment (notes C.12, not analysed in depth there; a documented
+/// approximation): one stream unless `ENABLE_DYNAMIC_SHAPE_MULTI_STREAM`. With it, AI Core,
+/// Vector, HCCL and DSA each own one stream, stream labels get their own streams, nodes of
+/// other engines reuse their first producer's stream, and data, variables, constants,
+/// NetOutput and control-flow nodes stay on stream 0. Streams are numbered by engine
+/// priority (compute cost, then name), labels after.
+fn assign_dynamic(
+    sg: &StreamGraph,
+    engines: &EngineTable,
+    opts: &StreamOptions,
+    labels: Vec<Option<String>>,
+    order: &[NodeId],
+) -> Result<LogicalAssignment, StreamError> {
+    let n = sg.nodes().len();
+    let mut stream = vec![0; n];
+    let mut decision = vec![
+        Decision::new(
+            StreamRule::DynamicSingleStream,
+            "dynamic shape: single stream"
+        );
+        n
+    ];
+    let mut main_stream_num = i64::from(n > 0);
+    if opts.dynamic_multi_stream {
+        const OWNING: &[&str] = &["AIcoreEngine", "VectorEngine", "DNN_HCCL", "DSAEngine"];
+        let forced = |node: &Node| {
+            !node.subgraphs().is_empty()
+                || matches!(
+                    node.ty.as_str(),
+                    "Data"
+                        | "Variable"
+                        | "Constant"
+                        | "Const"
+                        | "ConstPlaceHolder"
+                        | "NetOutput"
+                        | "FileConstant"
+                )
+        };
+        // Owning engines present, by priority.
+        let mut owning: Vec<(u32, &str)> = Vec::new();
+        for &id in order {
+            let node = sg.node(id);
+            if OWNING.contains(&node.engine.as_str()) && !forced(node) && labels[id].is_none() {
+                let cost = engines
+                    .get(&node.engine)
+                    .map_or(u32::MAX, |c| c.compute_cost);
+                if let Some(&e) = OWNING.iter().find(|e| **e == node.engine) {
+                    if !owning.iter().any(|&(_, o)| o == e) {
+                        owning.push((cost, e));
+                    }
+                }
+            }
+        }
+        owning.sort();
+        let engine_stream: BTreeMap<&str, i64> = owning
+            .iter()
+            .enumerate()
+            .map(|(i, &(_, e))| (e, i as i64 + 1))
+            .collect();
+        let mut next = engine_stream.len() as i64 + 1;
+        let mut label_stream: BTreeMap<String, i64> = BTreeMap::new();
+        for &id in order {
+            let node = sg.node(id);
+            if forced(node) {
+                stream[id] = 0;
+                decision[id] = Decision::new(
+                    StreamRule::DynamicMainStream,
+                    "dynamic shape: kept on the main stream",
+                );
+            } else if let Some(l) = &labels[id] {
+                let s = *label_stream.entry(l.clone()).or_insert_with(|| {
+                    next += 1;
+                    next - 1
+                });
+                stream[id] = s;
+                decision[id] = Decision::new(
+                    StreamRule::DynamicLabel,
+                    format!("dynamic shape: stream label `{l}`"),
+                );
+            } else if let Some(&s) = engine_stream.get(node.engine.as_str()) {
+                stream[id] = s;
+                decision[id] = Decision::new(
+                    StreamRule::DynamicEngineStream,
+                    format!("dynamic shape: engine {} owns a stream", node.engine),
+                );
+            } else if let Some(&p) = node.data_in().first() {
+                stream[id] = stream[p];
+                decision[id] = Decision::new(
+                    StreamRule::DynamicReuse,
+                    format!("dynamic shape: reuses the stream of `{}`", sg.node(p).name),
+                );
+            } else {
+                stream[id] = 0;
+                decision[id] =
+                    Decision::new(StreamRule::DynamicMainStream, "dynamic shape: main stream");
+            }
+        }
+        // Dense renumbering keeping the order above.
+        let used: BTreeSet<i64> = stream.iter().copied().collect();
+        let remap: BTreeMap<i64, i64> = used
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (s, i as i64))
+            .collect();
+        for s in stream.iter_mut() {
+            *s = remap[s];
+        }
+        main_stream_num = remap.len() as i64;
+    }
+    let (attached, attached_streams, stream_num) = assign_attached(sg, &stream, main_stream_num);
+    Ok(LogicalAssignment {
+        stream,
+        attached,
+        decision,
+        labels,
+        main_stream_num,
+        stream_num,
+        subgraphs: Vec::new(),
+        attached_streams,
+    })
+}
