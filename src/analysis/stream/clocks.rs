@@ -15,14 +15,16 @@
 //! and replacing dropped edges by their paths terminates because those paths span strictly
 //! shorter topological intervals); duplicates of one pair are resolved by keeping the first.
 
-use super::events::{Side, SyncTable};
+use super::events::{EventOrigin, Side, SyncTable};
 use super::model::*;
 
-/// Which syncs take part: live, main stream on both sides, planned before the split.
-fn takes_part(table: &SyncTable, i: usize, stream: &[StreamId]) -> bool {
+/// Which syncs take part: live, main stream on both sides, not a loop back edge, and
+/// planned before the split unless `all_phases`.
+fn takes_part(table: &SyncTable, i: usize, stream: &[StreamId], all_phases: bool) -> bool {
     let r = &table.recs[i];
     r.removed.is_none()
-        && r.phase == 0
+        && (all_phases || r.phase == 0)
+        && r.origin != EventOrigin::LoopBack
         && r.send_side == Side::Main
         && r.recv_side == Side::Main
         && stream[r.send] >= 0
@@ -59,6 +61,7 @@ fn walk(
     order: &[NodeId],
     stream: &[StreamId],
     table: &SyncTable,
+    all_phases: bool,
     mut at_node: impl FnMut(NodeId, &[(usize, &[u32])], &[u32], &Walk),
 ) {
     let w = Walk::new(order, stream, stream.len());
@@ -66,7 +69,7 @@ fn walk(
     let mut running: Vec<Vec<u32>> = vec![vec![0; s_count]; s_count];
     let mut pending: Vec<u32> = vec![0; stream.len()];
     for (i, r) in table.recs.iter().enumerate() {
-        if takes_part(table, i, stream) {
+        if takes_part(table, i, stream, all_phases) {
             pending[r.send] += 1;
         }
     }
@@ -82,7 +85,7 @@ fn walk(
                 .recvs(v)
                 .iter()
                 .copied()
-                .filter(|&i| takes_part(table, i, stream)),
+                .filter(|&i| takes_part(table, i, stream, all_phases)),
         );
         {
             let inc: Vec<(usize, &[u32])> = incoming
@@ -123,7 +126,7 @@ fn walk(
 /// the other syncs; dropping all of them at once keeps the happens-before relation.
 pub fn redundant_syncs(order: &[NodeId], stream: &[StreamId], table: &SyncTable) -> Vec<usize> {
     let mut out = Vec::new();
-    walk(order, stream, table, |_, inc, base, w| {
+    walk(order, stream, table, false, |_, inc, base, w| {
         for (k, &(i, _)) in inc.iter().enumerate() {
             let u = table.recs[i].send;
             let su = stream[u] as usize;
@@ -153,12 +156,14 @@ pub fn redundant_syncs(order: &[NodeId], stream: &[StreamId], table: &SyncTable)
 }
 
 /// Dependencies `(u, v)` (u before v) that stream order plus the live syncs do not cover.
-/// Nodes without a stream impose nothing.
+/// Nodes without a stream impose nothing. With `all_phases` the split events count too
+/// (pass the physical streams then).
 pub fn uncovered(
     order: &[NodeId],
     stream: &[StreamId],
     table: &SyncTable,
     deps: &[(NodeId, NodeId)],
+    all_phases: bool,
 ) -> Vec<(NodeId, NodeId)> {
     let mut by_dst: Vec<Vec<NodeId>> = vec![Vec::new(); stream.len()];
     for &(u, v) in deps {
@@ -167,7 +172,7 @@ pub fn uncovered(
         }
     }
     let mut out = Vec::new();
-    walk(order, stream, table, |v, inc, base, w| {
+    walk(order, stream, table, all_phases, |v, inc, base, w| {
         for &u in &by_dst[v] {
             let su = stream[u] as usize;
             let need = w.pos[u] + 1;

@@ -256,7 +256,7 @@ pub fn check(sg: &StreamGraph, alloc: &Allocation, deps: &[(NodeId, NodeId)]) ->
     let order = sg.all_nodes();
     let stream = &alloc.logical.stream;
     let mut problems = Vec::new();
-    for (u, v) in clocks::uncovered(&order, stream, &alloc.syncs, deps) {
+    for (u, v) in clocks::uncovered(&order, stream, &alloc.syncs, deps, false) {
         problems.push(format!(
             "dependency {} -> {} (streams {} -> {}) is not covered",
             sg.node(u).name,
@@ -285,6 +285,26 @@ pub fn check(sg: &StreamGraph, alloc: &Allocation, deps: &[(NodeId, NodeId)]) ->
                 r.id, stream[r.send]
             ));
         }
+    }
+    // The physical streams with the split events must order the same dependencies. Nodes
+    // without a logical stream impose nothing (they sit on stream 0 only nominally).
+    let physical: Vec<StreamId> = (0..stream.len())
+        .map(|n| {
+            if stream[n] == INVALID_STREAM {
+                INVALID_STREAM
+            } else {
+                alloc.stream[n]
+            }
+        })
+        .collect();
+    for (u, v) in clocks::uncovered(&order, &physical, &alloc.syncs, deps, true) {
+        problems.push(format!(
+            "dependency {} -> {} (physical streams {} -> {}) is not covered after the split",
+            sg.node(u).name,
+            sg.node(v).name,
+            physical[u],
+            physical[v]
+        ));
     }
     problems
 }
