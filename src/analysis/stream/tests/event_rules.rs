@@ -452,3 +452,17 @@ fn planned_send_recv_nodes_c10() {
         ("Recv", "g_Recv_0", v[1], ls(&r, v[1]))
     );
 }
+
+/// The checker is not vacuous: dropping a needed event is reported.
+#[test]
+fn check_reports_uncovered_dependency() {
+    let mut b = B::new();
+    let v = labelled(&mut b, &[("a", "A"), ("b", "B")]);
+    b.d(v[0], v[1]);
+    let mut r = b.run();
+    assert!(check(&b.sg, &r, &dependencies(&b.sg)).is_empty());
+    r.syncs.remove(0, Removal::Transitive);
+    let problems = check(&b.sg, &r, &dependencies(&b.sg));
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("a -> b"), "{problems:?}");
+}
