@@ -436,11 +436,15 @@ pub fn optimize(
     stats: &mut EventStats,
 ) {
     let per_stream = stream_nodes(ctx.order, stream);
+    // Lists change while we walk them: iterate over a copy kept in one reused buffer.
+    let mut scratch: Vec<usize> = Vec::new();
     // OptimizeBySendEvents: one sync per (sender, receiving stream), the earliest receiver.
     for nodes in per_stream.values() {
         let mut seen: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
         for &r in nodes {
-            for idx in table.recvs(r).to_vec() {
+            scratch.clear();
+            scratch.extend_from_slice(table.recvs(r));
+            for &idx in &scratch {
                 if !seen.insert(table.recs[idx].send) {
                     table.remove(idx, Removal::BySendEvents);
                     stats.removed_by_send_events += 1;
@@ -452,7 +456,9 @@ pub fn optimize(
     for nodes in per_stream.values() {
         let mut last: HashMap<NodeId, usize> = HashMap::new();
         for &s in nodes {
-            for idx in table.sends(s).to_vec() {
+            scratch.clear();
+            scratch.extend_from_slice(table.sends(s));
+            for &idx in &scratch {
                 let r = table.recs[idx].recv;
                 if let Some(pre) = last.insert(r, idx) {
                     table.remove(pre, Removal::ByRecvEvents);
@@ -469,7 +475,9 @@ pub fn optimize(
             .filter(|&n| !table.sends(n).is_empty()),
     );
     for &s in &senders {
-        for idx in table.sends(s).to_vec() {
+        scratch.clear();
+        scratch.extend_from_slice(table.sends(s));
+        for &idx in &scratch {
             let r = table.recs[idx].recv;
             if recv_activated_by_send(ctx, stream, act, s, r) {
                 table.remove(idx, Removal::ByStreamActivate);

@@ -25,10 +25,10 @@
 use super::model::*;
 use super::partition::{partition_graph, EngineSubgraph};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// The rule that decided a node's stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StreamRule {
     /// Not decided yet (never in a result).
@@ -111,22 +111,10 @@ pub struct Decision {
     pub detail: String,
 }
 
-impl Decision {
-    fn new(rule: StreamRule, detail: impl Into<String>) -> Self {
-        Decision {
-            rule,
-            detail: detail.into(),
-        }
-    }
-}
-
 /// An engine subgraph with its final stream, for the summary.
 #[derive(Clone, Debug, Serialize)]
 pub struct SubgraphInfo {
     pub graph: GraphId,
-    pub engine: String,
-    pub stream_label: String,
-    pub user_stream_label: String,
     pub first_node: NodeId,
     pub node_count: usize,
     pub stream: StreamId,
@@ -149,8 +137,10 @@ pub struct LogicalAssignment {
     pub stream: Vec<StreamId>,
     /// Attached logical streams per node.
     pub attached: Vec<Vec<StreamId>>,
-    /// The rule behind each node's main stream.
-    pub decision: Vec<Decision>,
+    /// Distinct decisions; nodes index into this table (see [`Self::decision`]).
+    pub decisions: Vec<Decision>,
+    /// Index into `decisions` per node.
+    pub decision_of: Vec<u32>,
     /// Effective `_stream_label` per node (after `TransUserStreamLabel`).
     pub labels: Vec<Option<String>>,
     /// Main streams: ids `0..main_stream_num`.
@@ -159,6 +149,13 @@ pub struct LogicalAssignment {
     pub stream_num: i64,
     pub subgraphs: Vec<SubgraphInfo>,
     pub attached_streams: Vec<AttachedStreamInfo>,
+}
+
+impl LogicalAssignment {
+    /// The rule behind node `n`'s main stream.
+    pub fn decision(&self, n: NodeId) -> &Decision {
+        &self.decisions[self.decision_of[n] as usize]
+    }
 }
 
 /// Effective labels: `TransUserStreamLabel` copies the user label over the inner one
@@ -186,27 +183,69 @@ pub fn effective_labels(sg: &StreamGraph) -> (Vec<Option<String>>, Vec<Option<St
     (labels, users)
 }
 
+/// Decisions, interned: nodes and subgraphs hold an index.
+struct Decisions {
+    table: Vec<Decision>,
+    constant: HashMap<(StreamRule, &'static str), u32>,
+}
+
+impl Decisions {
+    fn new() -> Self {
+        let mut d = Decisions {
+            table: Vec::new(),
+            constant: HashMap::new(),
+        };
+        d.fixed(StreamRule::None, "");
+        d
+    }
+    /// A decision with its own text.
+    fn add(&mut self, rule: StreamRule, detail: String) -> u32 {
+        self.table.push(Decision { rule, detail });
+        (self.table.len() - 1) as u32
+    }
+    /// A decision with a fixed text, shared by every node it applies to.
+    fn fixed(&mut self, rule: StreamRule, detail: &'static str) -> u32 {
+        let table = &mut self.table;
+        *self.constant.entry((rule, detail)).or_insert_with(|| {
+            table.push(Decision {
+                rule,
+                detail: detail.to_string(),
+            });
+            (table.len() - 1) as u32
+        })
+    }
+}
+
 /// One engine subgraph during the pass chain.
-struct Sg {
-    part: EngineSubgraph,
-    conf: EngineConf,
+struct Sg<'a> {
+    part: EngineSubgraph<'a>,
+    conf: &'a EngineConf,
     max_parallel: i64,
     stream: StreamId,
     reused: Option<usize>,
     force_attach: bool,
-    decision: Decision,
+    decision: u32,
 }
 
 struct State<'a> {
     sg: &'a StreamGraph,
     opts: &'a StreamOptions,
-    labels: Vec<Option<String>>,
-    users: Vec<Option<String>>,
+    engines: &'a EngineTable,
+    labels: &'a [Option<String>],
+    users: &'a [Option<String>],
+    pos: &'a [usize],
     topo: Vec<usize>,
     stream: Vec<StreamId>,
-    decision: Vec<Decision>,
+    decision: Vec<u32>,
+    dec: Decisions,
     next_stream: i64,
     subgraph_infos: Vec<SubgraphInfo>,
+}
+
+/// Takes the next stream id from a counter.
+fn take(next: &mut i64) -> i64 {
+    *next += 1;
+    *next - 1
 }
 
 /// Runs logical assignment over the whole view.
@@ -218,10 +257,6 @@ pub fn assign_logical(
     let (labels, users) = effective_labels(sg);
     let n = sg.nodes().len();
     let order = sg.all_nodes();
-    let mut topo = vec![0usize; n];
-    for (i, &id) in order.iter().enumerate() {
-        topo[id] = i;
-    }
     if opts.dynamic_shape {
         return assign_dynamic(sg, engines, opts, labels, &order);
     }
@@ -235,15 +270,23 @@ pub fn assign_logical(
             ));
         }
     }
+    let mut topo = vec![0usize; n];
+    for (i, &id) in order.iter().enumerate() {
+        topo[id] = i;
+    }
+    let pos = sg.positions();
     let mut st = State {
         sg,
         opts,
-        labels,
-        users,
+        engines,
+        labels: &labels,
+        users: &users,
+        pos: &pos,
         topo,
         // A fresh OpDesc has stream id 0 (notes C.1).
         stream: vec![0; n],
-        decision: vec![Decision::new(StreamRule::None, ""); n],
+        decision: vec![0; n],
+        dec: Decisions::new(),
         next_stream: 0,
         subgraph_infos: Vec::new(),
     };
@@ -252,7 +295,7 @@ pub fn assign_logical(
             None => INVALID_STREAM,
             Some(p) => st.stream[p],
         };
-        st.assign_graph(g, engines, default_stream)?;
+        st.assign_graph(g, default_stream)?;
     }
     // RefreshContinuousStreams over every node.
     let used: BTreeSet<StreamId> = st.stream.iter().copied().filter(|&s| s >= 0).collect();
@@ -271,53 +314,59 @@ pub fn assign_logical(
     }
     let main_stream_num = remap.len() as i64;
     let (attached, attached_streams, stream_num) = assign_attached(sg, &st.stream, main_stream_num);
+    let State {
+        stream,
+        decision,
+        dec,
+        subgraph_infos,
+        ..
+    } = st;
     Ok(LogicalAssignment {
-        stream: st.stream,
+        stream,
         attached,
-        decision: st.decision,
-        labels: st.labels,
+        decisions: dec.table,
+        decision_of: decision,
+        labels,
         main_stream_num,
         stream_num,
-        subgraphs: st.subgraph_infos,
+        subgraphs: subgraph_infos,
         attached_streams,
     })
 }
 
-impl State<'_> {
-    fn assign_graph(
-        &mut self,
-        g: GraphId,
-        engines: &EngineTable,
-        default_stream: StreamId,
-    ) -> Result<(), StreamError> {
+impl<'a> State<'a> {
+    fn assign_graph(&mut self, g: GraphId, default_stream: StreamId) -> Result<(), StreamError> {
+        let sg: &'a StreamGraph = self.sg;
+        let engines: &'a EngineTable = self.engines;
         let part = partition_graph(
-            self.sg,
+            sg,
             g,
-            &self.labels,
-            &self.users,
+            self.labels,
+            self.users,
+            self.pos,
             self.opts.partition_search_budget,
         );
-        let mut sgs = Vec::with_capacity(part.subgraphs.len());
+        let mut sgs: Vec<Sg<'a>> = Vec::with_capacity(part.subgraphs.len());
         for p in part.subgraphs {
-            let conf = engines.get(&p.engine).cloned().ok_or_else(|| {
+            let conf = engines.get(p.engine).ok_or_else(|| {
                 StreamError::new(
                     ErrorKind::UnknownEngine,
                     format!("engine `{}` is not in the engine configuration", p.engine),
                 )
-                .at(&self.sg.node(p.nodes[0]).name)
+                .at(&sg.node(p.nodes[0]).name)
             })?;
             let force_attach = p
                 .nodes
                 .iter()
-                .any(|&n| self.sg.node(n).attrs.force_attach_stream);
+                .any(|&n| sg.node(n).attrs.force_attach_stream);
             sgs.push(Sg {
-                max_parallel: self.opts.max_parallel_of(&p.engine),
+                max_parallel: self.opts.max_parallel_of(p.engine),
                 part: p,
                 conf,
                 stream: INVALID_STREAM,
                 reused: None,
                 force_attach,
-                decision: Decision::new(StreamRule::None, ""),
+                decision: 0,
             });
         }
         if self.opts.single_stream {
@@ -330,8 +379,11 @@ impl State<'_> {
             self.independent_stream(&mut sgs);
             self.assign_by_dependency(&mut sgs, default_stream);
             self.node_stream_update(g, &sgs, default_stream)?;
-            for &(n, s) in &mde {
-                self.set(n, s, StreamRule::MdeGroup, "NewStreamId group");
+            if !mde.is_empty() {
+                let d = self.dec.fixed(StreamRule::MdeGroup, "NewStreamId group");
+                for &(n, s) in &mde {
+                    self.set(n, s, d);
+                }
             }
             self.update_for_parallel_group(&sgs);
             self.all_reduce_parallel(g);
@@ -341,9 +393,6 @@ impl State<'_> {
         for s in &sgs {
             self.subgraph_infos.push(SubgraphInfo {
                 graph: g,
-                engine: s.part.engine.clone(),
-                stream_label: s.part.stream_label.clone(),
-                user_stream_label: s.part.user_stream_label.clone(),
                 first_node: s.part.nodes[0],
                 node_count: s.part.nodes.len(),
                 stream: s.stream,
@@ -352,12 +401,12 @@ impl State<'_> {
         Ok(())
     }
 
-    fn set(&mut self, n: NodeId, s: StreamId, rule: StreamRule, detail: impl Into<String>) {
+    fn set(&mut self, n: NodeId, s: StreamId, decision: u32) {
         self.stream[n] = s;
-        self.decision[n] = Decision::new(rule, detail);
+        self.decision[n] = decision;
     }
 
-    fn name(&self, n: NodeId) -> &str {
+    fn name(&self, n: NodeId) -> &'a str {
         &self.sg.node(n).name
     }
 
@@ -382,10 +431,7 @@ impl State<'_> {
             for n in nodes {
                 let v = self.sg.node(n).attrs.new_stream_id.unwrap_or_default();
                 let next = &mut self.next_stream;
-                let s = *groups.entry(v).or_insert_with(|| {
-                    *next += 1;
-                    *next - 1
-                });
+                let s = *groups.entry(v).or_insert_with(|| take(next));
                 out.push((n, s));
             }
         }
@@ -394,121 +440,69 @@ impl State<'_> {
 
     /// `AssignByLabelPass`.
     fn assign_by_label(&mut self, sgs: &mut [Sg]) {
-        let mut label_streams: BTreeMap<String, StreamId> = BTreeMap::new();
+        let mut label_streams: HashMap<&str, (StreamId, u32)> = HashMap::new();
         for s in sgs.iter_mut() {
             if s.part.stream_label.is_empty() {
                 continue;
             }
-            let next = &mut self.next_stream;
-            s.stream = *label_streams
-                .entry(s.part.stream_label.clone())
-                .or_insert_with(|| {
-                    *next += 1;
-                    *next - 1
+            let (next, dec) = (&mut self.next_stream, &mut self.dec);
+            let (stream, decision) =
+                *label_streams.entry(s.part.stream_label).or_insert_with(|| {
+                    let kind = if s.part.user_stream_label.is_empty() {
+                        "_stream_label"
+                    } else {
+                        "_user_stream_label"
+                    };
+                    let d = dec.add(
+                        StreamRule::StreamLabel,
+                        format!("{kind} `{}`", s.part.stream_label),
+                    );
+                    (take(next), d)
                 });
-            let kind = if s.part.user_stream_label.is_empty() {
-                "_stream_label"
-            } else {
-                "_user_stream_label"
-            };
-            s.decision = Decision::new(
-                StreamRule::StreamLabel,
-                format!("{kind} `{}`", s.part.stream_label),
-            );
+            s.stream = stream;
+            s.decision = decision;
         }
     }
 
     /// `IndependentStreamPass`: one stream per (independent engine, label); overrides a
     /// label stream unless the label is a user label.
     fn independent_stream(&mut self, sgs: &mut [Sg]) {
-        let mut engine_streams: BTreeMap<(String, String), StreamId> = BTreeMap::new();
+        let mut engine_streams: HashMap<(&str, &str), (StreamId, u32)> = HashMap::new();
         for s in sgs.iter_mut() {
             let assigned_user = s.stream != INVALID_STREAM && !s.part.user_stream_label.is_empty();
             if assigned_user || !s.conf.independent {
                 continue;
             }
-            let key = (s.part.engine.clone(), s.part.stream_label.clone());
-            let next = &mut self.next_stream;
-            s.stream = *engine_streams.entry(key).or_insert_with(|| {
-                *next += 1;
-                *next - 1
+            let (next, dec) = (&mut self.next_stream, &mut self.dec);
+            let key = (s.part.engine, s.part.stream_label);
+            let (stream, decision) = *engine_streams.entry(key).or_insert_with(|| {
+                let detail = if key.1.is_empty() {
+                    format!("engine {} owns its streams", key.0)
+                } else {
+                    format!("engine {} owns its streams (label `{}`)", key.0, key.1)
+                };
+                (take(next), dec.add(StreamRule::IndependentEngine, detail))
             });
-            let detail = if s.part.stream_label.is_empty() {
-                format!("engine {} owns its streams", s.part.engine)
-            } else {
-                format!(
-                    "engine {} owns its streams (label `{}`)",
-                    s.part.engine, s.part.stream_label
-                )
-            };
-            s.decision = Decision::new(StreamRule::IndependentEngine, detail);
+            s.stream = stream;
+            s.decision = decision;
         }
-    }
-
-    /// `CouldReuse(G, P)` of `AssignByDependencyPass` (notes C.4).
-    fn could_reuse(&self, sgs: &[Sg], g: usize, p: usize) -> bool {
-        let (gs, ps) = (&sgs[g], &sgs[p]);
-        if gs.conf.scheduler_id != ps.conf.scheduler_id {
-            return false;
-        }
-        if ps.conf.independent || !ps.part.stream_label.is_empty() {
-            return false;
-        }
-        if gs.force_attach {
-            return true;
-        }
-        if !self.opts.memory_priority
-            && ps
-                .part
-                .end_consumers
-                .iter()
-                .any(|&c| c != g && sgs[c].part.engine == ps.part.engine)
-        {
-            return false;
-        }
-        if gs.part.engine == ps.part.engine || gs.conf.attach {
-            return true;
-        }
-        matches!(ps.reused, Some(r) if sgs[r].part.engine == gs.part.engine)
     }
 
     /// `AssignByDependencyPass` with `UpdateAssignedSubgraphs`/`UpdateReusedSubgraphs`.
-    fn assign_by_dependency(&mut self, sgs: &mut [Sg], default_stream: StreamId) {
-        let mut engine_next: BTreeMap<String, i64> = BTreeMap::new();
-        let mut engine_count: BTreeMap<String, i64> = BTreeMap::new();
-        let mut assigned: Vec<usize> = Vec::new();
-        let mut reused: Vec<(usize, usize)> = Vec::new();
-        let mut assign_new = |sgs: &mut [Sg], i: usize| -> i64 {
-            let engine = sgs[i].part.engine.clone();
-            let mut id = engine_next.get(&engine).copied().unwrap_or(0);
-            if id >= sgs[i].max_parallel {
-                id = 0;
-            }
-            sgs[i].stream = id;
-            engine_next.insert(engine.clone(), id + 1);
-            let c = engine_count.entry(engine.clone()).or_insert(0);
-            *c = (*c).max(id + 1);
-            assigned.push(i);
-            sgs[i].decision = Decision::new(
-                StreamRule::DependencyNew,
-                format!(
-                    "new stream for engine {engine} (slot {id} of max_parallel_num {})",
-                    sgs[i].max_parallel
-                ),
-            );
-            id
-        };
+    fn assign_by_dependency(&mut self, sgs: &mut [Sg<'a>], default_stream: StreamId) {
+        let mut dep = Dependency::default();
+        let mut candidates: Vec<usize> = Vec::new();
         for i in 0..sgs.len() {
             if sgs[i].stream != INVALID_STREAM {
                 continue;
             }
-            let mut seen = HashSet::new();
-            let mut candidates = Vec::new();
+            candidates.clear();
             for &p in &sgs[i].part.pld_producers {
-                if seen.insert(p) && self.could_reuse(sgs, i, p) {
+                if !candidates.contains(&p) {
                     candidates.push(p);
                 }
             }
+            candidates.retain(|&p| could_reuse(sgs, i, p, self.opts.memory_priority));
             // GetTopPrioritySubgraph: first candidate, replaced by any with a strictly lower
             // compute cost, starting from COST_10.
             let mut best: Option<usize> = candidates.first().copied();
@@ -520,26 +514,30 @@ impl State<'_> {
                 }
             }
             match best {
-                None => {
-                    assign_new(sgs, i);
-                }
+                None => dep.assign_new(sgs, i, &mut self.dec),
                 Some(p) => {
                     if sgs[p].stream == INVALID_STREAM {
-                        assign_new(sgs, p);
+                        dep.assign_new(sgs, p, &mut self.dec);
                     }
                     sgs[i].stream = sgs[p].stream;
                     let root = sgs[p].reused.unwrap_or(p);
                     sgs[i].reused = Some(root);
-                    reused.push((i, root));
+                    dep.reused.push((i, root));
                     let detail = format!(
                         "reuses the stream of the {} subgraph led by `{}`",
                         sgs[p].part.engine,
-                        self.name(sgs[p].part.nodes[0])
+                        self.sg.node(sgs[p].part.nodes[0]).name
                     );
-                    sgs[i].decision = Decision::new(StreamRule::DependencyReuse, detail);
+                    sgs[i].decision = self.dec.add(StreamRule::DependencyReuse, detail);
                 }
             }
         }
+        let Dependency {
+            engine_count,
+            assigned,
+            reused,
+            ..
+        } = dep;
         // UpdateAssignedSubgraphs.
         let mut to_be_updated = INVALID_STREAM;
         if default_stream != INVALID_STREAM && !engine_count.is_empty() {
@@ -552,10 +550,10 @@ impl State<'_> {
             self.next_stream += count;
         }
         for &i in &assigned {
-            let s = sgs[i].stream + start[sgs[i].part.engine.as_str()];
+            let s = sgs[i].stream + start[sgs[i].part.engine];
             if s == to_be_updated {
                 sgs[i].stream = default_stream;
-                sgs[i].decision = Decision::new(
+                sgs[i].decision = self.dec.add(
                     StreamRule::ParentStream,
                     format!(
                         "first {} stream of the subgraph is the parent's stream",
@@ -578,11 +576,13 @@ impl State<'_> {
         default_stream: StreamId,
     ) -> Result<(), StreamError> {
         let stream = if default_stream == INVALID_STREAM {
-            self.next_stream += 1;
-            self.next_stream - 1
+            take(&mut self.next_stream)
         } else {
             default_stream
         };
+        let d = self
+            .dec
+            .fixed(StreamRule::SingleStream, "ge.enableSingleStream=true");
         for s in sgs.iter_mut() {
             if s.stream != INVALID_STREAM {
                 continue;
@@ -598,7 +598,7 @@ impl State<'_> {
                 .at(&self.sg.node(s.part.nodes[0]).name));
             }
             s.stream = stream;
-            s.decision = Decision::new(StreamRule::SingleStream, "ge.enableSingleStream=true");
+            s.decision = d;
         }
         Ok(())
     }
@@ -623,26 +623,24 @@ impl State<'_> {
                 .at(&self.sg.node(s.part.nodes[0]).name));
             }
         }
-        for &n in &self.sg.graph(g).nodes {
-            self.set(
-                n,
-                INVALID_STREAM,
-                StreamRule::InputPartition,
-                "data-like source node: GE's input partition",
-            );
+        let input = self.dec.fixed(
+            StreamRule::InputPartition,
+            "data-like source node: GE's input partition",
+        );
+        let sg = self.sg;
+        for &n in &sg.graph(g).nodes {
+            self.set(n, INVALID_STREAM, input);
         }
+        let rts = self.dec.fixed(
+            StreamRule::RtsLabelParent,
+            "_rts_label_node runs on the parent stream",
+        );
         for s in sgs {
             for &n in &s.part.nodes {
-                if self.sg.node(n).attrs.rts_label_node {
-                    self.set(
-                        n,
-                        default_stream,
-                        StreamRule::RtsLabelParent,
-                        "_rts_label_node runs on the parent stream",
-                    );
+                if sg.node(n).attrs.rts_label_node {
+                    self.set(n, default_stream, rts);
                 } else {
-                    self.stream[n] = s.stream;
-                    self.decision[n] = s.decision.clone();
+                    self.set(n, s.stream, s.decision);
                 }
             }
         }
@@ -651,11 +649,11 @@ impl State<'_> {
 
     /// `UpdateForParallelGroupPass`.
     fn update_for_parallel_group(&mut self, sgs: &[Sg]) {
+        let sg = self.sg;
         let mut by_stream: BTreeMap<StreamId, Vec<NodeId>> = BTreeMap::new();
         for s in sgs {
             for &n in &s.part.nodes {
-                let node = self.sg.node(n);
-                if node.attrs.parallel_group.is_some() && self.users[n].is_none() {
+                if sg.node(n).attrs.parallel_group.is_some() && self.users[n].is_none() {
                     by_stream.entry(self.stream[n]).or_default().push(n);
                 }
             }
@@ -664,43 +662,35 @@ impl State<'_> {
             if stream == INVALID_STREAM {
                 continue;
             }
-            let mut groups: BTreeMap<String, StreamId> = BTreeMap::new();
+            let mut groups: HashMap<&str, (StreamId, u32)> = HashMap::new();
             for n in nodes {
-                let group = self
-                    .sg
-                    .node(n)
-                    .attrs
-                    .parallel_group
-                    .clone()
-                    .unwrap_or_default();
+                let group = sg.node(n).attrs.parallel_group.as_deref().unwrap_or("");
                 if group == "-1" {
-                    let ins = self.sg.node(n).data_in();
+                    let ins = sg.node(n).data_in();
                     if ins.len() == 1 && self.stream[ins[0]] != INVALID_STREAM {
                         let producer = ins[0];
-                        let detail = format!(
-                            "_parallel_group \"-1\": reuses the stream of its only input `{}`",
-                            self.name(producer)
-                        );
-                        self.set(
-                            n,
-                            self.stream[producer],
+                        let d = self.dec.add(
                             StreamRule::ParallelGroupInputReuse,
-                            detail,
+                            format!(
+                                "_parallel_group \"-1\": reuses the stream of its only input `{}`",
+                                self.name(producer)
+                            ),
                         );
+                        self.set(n, self.stream[producer], d);
                         continue;
                     }
                 }
-                let next = &mut self.next_stream;
-                let s = *groups.entry(group.clone()).or_insert_with(|| {
-                    *next += 1;
-                    *next - 1
+                let (next, dec) = (&mut self.next_stream, &mut self.dec);
+                let (s, d) = *groups.entry(group).or_insert_with(|| {
+                    (
+                        take(next),
+                        dec.add(
+                            StreamRule::ParallelGroup,
+                            format!("_parallel_group `{group}`"),
+                        ),
+                    )
                 });
-                self.set(
-                    n,
-                    s,
-                    StreamRule::ParallelGroup,
-                    format!("_parallel_group `{group}`"),
-                );
+                self.set(n, s, d);
             }
         }
     }
@@ -710,21 +700,23 @@ impl State<'_> {
         if !self.opts.hcom_parallel {
             return;
         }
+        let sg = self.sg;
         let is_allreduce = |ty: &str| ty == "HcomAllReduce" || ty == "HorovodAllreduce";
         let mut succs: BTreeSet<(usize, NodeId)> = BTreeSet::new();
-        for &n in &self.sg.graph(g).nodes {
-            let node = self.sg.node(n);
+        let mut visited = HashSet::new();
+        for &n in &sg.graph(g).nodes {
+            let node = sg.node(n);
             if !is_allreduce(&node.ty)
                 || node.attrs.fusion.unwrap_or(-1) <= 0
                 || self.users[n].is_some()
             {
                 continue;
             }
-            let label = self.labels[n].clone().unwrap_or_default();
+            let label = self.labels[n].as_deref().unwrap_or("");
             let mut frontier = vec![n];
-            let mut visited = HashSet::new();
+            visited.clear();
             while let Some(cur) = frontier.pop() {
-                for &out in self.sg.node(cur).data_out() {
+                for &out in sg.node(cur).data_out() {
                     let out_label = self.labels[out].as_deref().unwrap_or("");
                     let parallel =
                         out_label == label || (!label.is_empty() && out_label.is_empty());
@@ -735,6 +727,10 @@ impl State<'_> {
                 }
             }
         }
+        let d = self.dec.fixed(
+            StreamRule::AllReduceParallel,
+            "successor of a fused AllReduce (ge.hcomParallel)",
+        );
         let mut remap: BTreeMap<StreamId, StreamId> = BTreeMap::new();
         for (_, n) in succs {
             let old = self.stream[n];
@@ -742,23 +738,16 @@ impl State<'_> {
                 continue;
             }
             let next = &mut self.next_stream;
-            let new = *remap.entry(old).or_insert_with(|| {
-                *next += 1;
-                *next - 1
-            });
-            if !is_allreduce(&self.sg.node(n).ty) {
-                self.set(
-                    n,
-                    new,
-                    StreamRule::AllReduceParallel,
-                    "successor of a fused AllReduce (ge.hcomParallel)",
-                );
+            let new = *remap.entry(old).or_insert_with(|| take(next));
+            if !is_allreduce(&sg.node(n).ty) {
+                self.set(n, new, d);
             }
         }
     }
 
     /// `UpdateForSkippedEnginePass`.
     fn update_for_skipped_engine(&mut self, g: GraphId, sgs: &[Sg]) {
+        let sg = self.sg;
         let mut candidates = HashSet::new();
         for s in sgs {
             if s.conf.skip_assign_stream && s.part.stream_label.is_empty() {
@@ -769,35 +758,43 @@ impl State<'_> {
                 }
             }
         }
-        for &n in &self.sg.graph(g).nodes {
+        if candidates.is_empty() {
+            return;
+        }
+        let none = self.dec.fixed(
+            StreamRule::SkippedEngineNoStream,
+            "skip engine and no producer has a stream",
+        );
+        let single = self.dec.fixed(
+            StreamRule::SkippedEngineNeighbour,
+            "skip engine: every neighbour is on one stream",
+        );
+        for &n in &sg.graph(g).nodes {
             if !candidates.contains(&n) {
                 continue;
             }
-            let node = self.sg.node(n);
+            let node = sg.node(n);
             if node.subgraphs().is_empty()
                 && node.in_all().all(|p| self.stream[p] == INVALID_STREAM)
             {
-                self.set(
-                    n,
-                    INVALID_STREAM,
-                    StreamRule::SkippedEngineNoStream,
-                    "skip engine and no producer has a stream",
-                );
+                self.set(n, INVALID_STREAM, none);
             } else if node.out_all().next().is_some() {
-                let streams: BTreeSet<StreamId> = node
-                    .in_all()
-                    .chain(node.out_all())
-                    .map(|m| self.stream[m])
-                    .filter(|&s| s != INVALID_STREAM)
-                    .collect();
-                if streams.len() == 1 {
-                    let s = *streams.iter().next().unwrap_or(&INVALID_STREAM);
-                    self.set(
-                        n,
-                        s,
-                        StreamRule::SkippedEngineNeighbour,
-                        "skip engine: every neighbour is on one stream",
-                    );
+                // The one valid stream among all neighbours, if there is exactly one.
+                let mut only: Option<StreamId> = None;
+                let mut several = false;
+                for m in node.in_all().chain(node.out_all()) {
+                    let s = self.stream[m];
+                    if s == INVALID_STREAM {
+                        continue;
+                    }
+                    match only {
+                        None => only = Some(s),
+                        Some(o) if o != s => several = true,
+                        _ => {}
+                    }
+                }
+                if let (Some(s), false) = (only, several) {
+                    self.set(n, s, single);
                 }
             }
         }
@@ -805,7 +802,8 @@ impl State<'_> {
 
     /// `OptimizeIneffectiveMultiStreamPass` (topology pass).
     fn optimize_ineffective_multi_stream(&mut self, g: GraphId) {
-        let nodes = &self.sg.graph(g).nodes;
+        let sg = self.sg;
+        let nodes = &sg.graph(g).nodes;
         let mut ids: BTreeMap<StreamId, BTreeSet<usize>> = BTreeMap::new();
         let mut label_streams: HashSet<StreamId> = HashSet::new();
         let has_label = |st: &Self, n: NodeId| st.labels[n].is_some() || st.users[n].is_some();
@@ -819,10 +817,10 @@ impl State<'_> {
             }
             ids.entry(s).or_default().insert(self.topo[n]);
         }
-        let by_topo: std::collections::HashMap<usize, NodeId> =
-            nodes.iter().map(|&n| (self.topo[n], n)).collect();
+        // (stream, nearest input topo id, nearest output topo id) per neighbour stream.
+        let mut io: Vec<(StreamId, Option<usize>, Option<usize>)> = Vec::new();
         for &n in nodes {
-            let node = self.sg.node(n);
+            let node = sg.node(n);
             let cur = self.stream[n];
             if has_label(self, n)
                 || node.attrs.new_stream_id.is_some()
@@ -838,23 +836,34 @@ impl State<'_> {
             {
                 continue;
             }
-            // Nearest input (max topo id) and output (min topo id) per neighbour stream.
-            let mut io: BTreeMap<StreamId, (Option<usize>, Option<usize>)> = BTreeMap::new();
+            io.clear();
+            let mut note = |s: StreamId, t: usize, input: bool| {
+                let i = match io.iter().position(|e| e.0 == s) {
+                    Some(i) => i,
+                    None => {
+                        io.push((s, None, None));
+                        io.len() - 1
+                    }
+                };
+                let e = &mut io[i];
+                if input {
+                    e.1 = Some(e.1.map_or(t, |x| x.max(t)));
+                } else {
+                    e.2 = Some(e.2.map_or(t, |x| x.min(t)));
+                }
+            };
             for p in node.in_all() {
-                let s = self.stream[p];
-                if s != INVALID_STREAM {
-                    let e = io.entry(s).or_default();
-                    e.0 = Some(e.0.map_or(self.topo[p], |t: usize| t.max(self.topo[p])));
+                if self.stream[p] != INVALID_STREAM {
+                    note(self.stream[p], self.topo[p], true);
                 }
             }
             for c in node.out_all() {
-                let s = self.stream[c];
-                if s != INVALID_STREAM {
-                    let e = io.entry(s).or_default();
-                    e.1 = Some(e.1.map_or(self.topo[c], |t: usize| t.min(self.topo[c])));
+                if self.stream[c] != INVALID_STREAM {
+                    note(self.stream[c], self.topo[c], false);
                 }
             }
-            for (s, (input, output)) in io {
+            io.sort_by_key(|e| e.0);
+            for &(s, input, output) in &io {
                 if label_streams.contains(&s) {
                     continue;
                 }
@@ -866,12 +875,19 @@ impl State<'_> {
                     .and_then(|set| set.range(input + 1..).next().copied());
                 if next == Some(output) {
                     let old = self.stream[n];
+                    let find = |t: usize| {
+                        node.in_all()
+                            .chain(node.out_all())
+                            .find(|&m| self.topo[m] == t)
+                            .map_or("?", |m| self.name(m))
+                    };
                     let detail = format!(
                         "moved between adjacent nodes `{}` and `{}` of another stream",
-                        self.name(by_topo[&input]),
-                        self.name(by_topo[&output])
+                        find(input),
+                        find(output)
                     );
-                    self.set(n, s, StreamRule::IneffectiveMultiStream, detail);
+                    let d = self.dec.add(StreamRule::IneffectiveMultiStream, detail);
+                    self.set(n, s, d);
                     if let Some(set) = ids.get_mut(&old) {
                         set.remove(&self.topo[n]);
                     }
@@ -879,6 +895,66 @@ impl State<'_> {
                 }
             }
         }
+    }
+}
+
+/// `CouldReuse(G, P)` of `AssignByDependencyPass` (notes C.4).
+fn could_reuse(sgs: &[Sg], g: usize, p: usize, memory_priority: bool) -> bool {
+    let (gs, ps) = (&sgs[g], &sgs[p]);
+    if gs.conf.scheduler_id != ps.conf.scheduler_id {
+        return false;
+    }
+    if ps.conf.independent || !ps.part.stream_label.is_empty() {
+        return false;
+    }
+    if gs.force_attach {
+        return true;
+    }
+    if !memory_priority
+        && ps
+            .part
+            .end_consumers
+            .iter()
+            .any(|&c| c != g && sgs[c].part.engine == ps.part.engine)
+    {
+        return false;
+    }
+    if gs.part.engine == ps.part.engine || gs.conf.attach {
+        return true;
+    }
+    matches!(ps.reused, Some(r) if sgs[r].part.engine == gs.part.engine)
+}
+
+/// Bookkeeping of `AssignByDependencyPass`: per-engine temporary ids.
+#[derive(Default)]
+struct Dependency<'a> {
+    engine_next: BTreeMap<&'a str, i64>,
+    engine_count: BTreeMap<&'a str, i64>,
+    new_decision: HashMap<(&'a str, i64), u32>,
+    assigned: Vec<usize>,
+    reused: Vec<(usize, usize)>,
+}
+
+impl<'a> Dependency<'a> {
+    /// `AssignNewStream`: the engine's next temporary id, wrapping at `max_parallel_num`.
+    fn assign_new(&mut self, sgs: &mut [Sg<'a>], i: usize, dec: &mut Decisions) {
+        let engine = sgs[i].part.engine;
+        let mut id = self.engine_next.get(engine).copied().unwrap_or(0);
+        if id >= sgs[i].max_parallel {
+            id = 0;
+        }
+        sgs[i].stream = id;
+        self.engine_next.insert(engine, id + 1);
+        let c = self.engine_count.entry(engine).or_insert(0);
+        *c = (*c).max(id + 1);
+        self.assigned.push(i);
+        let max = sgs[i].max_parallel;
+        sgs[i].decision = *self.new_decision.entry((engine, id)).or_insert_with(|| {
+            dec.add(
+                StreamRule::DependencyNew,
+                format!("new stream for engine {engine} (slot {id} of max_parallel_num {max})"),
+            )
+        });
     }
 }
 
@@ -946,14 +1022,13 @@ fn assign_dynamic(
     order: &[NodeId],
 ) -> Result<LogicalAssignment, StreamError> {
     let n = sg.nodes().len();
+    let mut dec = Decisions::new();
     let mut stream = vec![0; n];
-    let mut decision = vec![
-        Decision::new(
-            StreamRule::DynamicSingleStream,
-            "dynamic shape: single stream"
-        );
-        n
-    ];
+    let single = dec.fixed(
+        StreamRule::DynamicSingleStream,
+        "dynamic shape: single stream",
+    );
+    let mut decision = vec![single; n];
     let mut main_stream_num = i64::from(n > 0);
     if opts.dynamic_multi_stream {
         const OWNING: &[&str] = &["AIcoreEngine", "VectorEngine", "DNN_HCCL", "DSAEngine"];
@@ -974,14 +1049,13 @@ fn assign_dynamic(
         let mut owning: Vec<(u32, &str)> = Vec::new();
         for &id in order {
             let node = sg.node(id);
-            if OWNING.contains(&node.engine.as_str()) && !forced(node) && labels[id].is_none() {
-                let cost = engines
-                    .get(&node.engine)
-                    .map_or(u32::MAX, |c| c.compute_cost);
-                if let Some(&e) = OWNING.iter().find(|e| **e == node.engine) {
-                    if !owning.iter().any(|&(_, o)| o == e) {
-                        owning.push((cost, e));
-                    }
+            if forced(node) || labels[id].is_some() {
+                continue;
+            }
+            if let Some(&e) = OWNING.iter().find(|e| **e == node.engine) {
+                if !owning.iter().any(|&(_, o)| o == e) {
+                    let cost = engines.get(e).map_or(u32::MAX, |c| c.compute_cost);
+                    owning.push((cost, e));
                 }
             }
         }
@@ -992,41 +1066,46 @@ fn assign_dynamic(
             .map(|(i, &(_, e))| (e, i as i64 + 1))
             .collect();
         let mut next = engine_stream.len() as i64 + 1;
-        let mut label_stream: BTreeMap<String, i64> = BTreeMap::new();
+        let mut label_stream: BTreeMap<&str, (i64, u32)> = BTreeMap::new();
+        let main = dec.fixed(
+            StreamRule::DynamicMainStream,
+            "dynamic shape: kept on the main stream",
+        );
+        let mut engine_dec: BTreeMap<&str, u32> = BTreeMap::new();
         for &id in order {
             let node = sg.node(id);
             if forced(node) {
                 stream[id] = 0;
-                decision[id] = Decision::new(
-                    StreamRule::DynamicMainStream,
-                    "dynamic shape: kept on the main stream",
-                );
-            } else if let Some(l) = &labels[id] {
-                let s = *label_stream.entry(l.clone()).or_insert_with(|| {
-                    next += 1;
-                    next - 1
+                decision[id] = main;
+            } else if let Some(l) = labels[id].as_deref() {
+                let (s, d) = *label_stream.entry(l).or_insert_with(|| {
+                    (
+                        take(&mut next),
+                        dec.add(
+                            StreamRule::DynamicLabel,
+                            format!("dynamic shape: stream label `{l}`"),
+                        ),
+                    )
                 });
                 stream[id] = s;
-                decision[id] = Decision::new(
-                    StreamRule::DynamicLabel,
-                    format!("dynamic shape: stream label `{l}`"),
-                );
+                decision[id] = d;
             } else if let Some(&s) = engine_stream.get(node.engine.as_str()) {
                 stream[id] = s;
-                decision[id] = Decision::new(
-                    StreamRule::DynamicEngineStream,
-                    format!("dynamic shape: engine {} owns a stream", node.engine),
-                );
+                decision[id] = *engine_dec.entry(node.engine.as_str()).or_insert_with(|| {
+                    dec.add(
+                        StreamRule::DynamicEngineStream,
+                        format!("dynamic shape: engine {} owns a stream", node.engine),
+                    )
+                });
             } else if let Some(&p) = node.data_in().first() {
                 stream[id] = stream[p];
-                decision[id] = Decision::new(
+                decision[id] = dec.add(
                     StreamRule::DynamicReuse,
                     format!("dynamic shape: reuses the stream of `{}`", sg.node(p).name),
                 );
             } else {
                 stream[id] = 0;
-                decision[id] =
-                    Decision::new(StreamRule::DynamicMainStream, "dynamic shape: main stream");
+                decision[id] = main;
             }
         }
         // Dense renumbering keeping the order above.
@@ -1045,7 +1124,8 @@ fn assign_dynamic(
     Ok(LogicalAssignment {
         stream,
         attached,
-        decision,
+        decisions: dec.table,
+        decision_of: decision,
         labels,
         main_stream_num,
         stream_num,

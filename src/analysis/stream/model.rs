@@ -295,6 +295,17 @@ impl StreamGraph {
         self.nodes.iter().position(|n| n.name == name)
     }
 
+    /// Each node's index in its own graph's order.
+    pub fn positions(&self) -> Vec<usize> {
+        let mut pos = vec![0; self.nodes.len()];
+        for g in &self.graphs {
+            for (i, &n) in g.nodes.iter().enumerate() {
+                pos[n] = i;
+            }
+        }
+        pos
+    }
+
     /// All nodes in GE's `GetAllNodes` order: each graph's nodes in order, a node's
     /// subgraphs' nodes right after it. The position is the node's global topological id.
     pub fn all_nodes(&self) -> Vec<NodeId> {

@@ -22,17 +22,17 @@
 use super::model::{GraphId, NodeId, StreamGraph};
 use std::collections::BTreeSet;
 
-/// One engine subgraph of a graph.
+/// One engine subgraph of a graph. Strings borrow from the view and the label tables.
 #[derive(Clone, Debug)]
-pub struct EngineSubgraph {
+pub struct EngineSubgraph<'a> {
     pub graph: GraphId,
     /// Position in the graph's subgraph list (GE's rank, starting at 0 here).
     pub rank: usize,
-    pub engine: String,
-    /// Effective `_stream_label` of the first node.
-    pub stream_label: String,
-    /// `_user_stream_label` of the first node.
-    pub user_stream_label: String,
+    pub engine: &'a str,
+    /// Effective `_stream_label` of the first node ("" when none).
+    pub stream_label: &'a str,
+    /// `_user_stream_label` of the first node ("" when none).
+    pub user_stream_label: &'a str,
     /// Nodes in topological order.
     pub nodes: Vec<NodeId>,
     /// Producer subgraphs, one entry per PlaceHolder in input order (may repeat).
@@ -43,9 +43,9 @@ pub struct EngineSubgraph {
 
 /// The partition of one graph.
 #[derive(Clone, Debug, Default)]
-pub struct Partition {
+pub struct Partition<'a> {
     /// Subgraphs in GE's list order; indices in `pld_producers`/`end_consumers` refer here.
-    pub subgraphs: Vec<EngineSubgraph>,
+    pub subgraphs: Vec<EngineSubgraph<'a>>,
     /// Subgraph index per node of the graph (None: the input partition).
     pub node_subgraph: Vec<(NodeId, Option<usize>)>,
 }
@@ -60,30 +60,29 @@ fn cluster_engine(engine: &str) -> &str {
     }
 }
 
-struct Cluster {
-    engine: String,
-    label: String,
-    user_label: String,
+struct Cluster<'a> {
+    engine: &'a str,
+    label: &'a str,
+    user_label: &'a str,
     data: bool,
     nodes: Vec<usize>,
     ins: BTreeSet<usize>,
     outs: BTreeSet<usize>,
 }
 
-/// Partitions graph `g`. `labels[n]`/`user_labels[n]` are the effective labels per node.
-pub fn partition_graph(
-    sg: &StreamGraph,
+/// Partitions graph `g`. `labels[n]`/`user_labels[n]` are the effective labels per node;
+/// `pos[n]` is each node's index in its graph (see [`StreamGraph::positions`]).
+pub fn partition_graph<'a>(
+    sg: &'a StreamGraph,
     g: GraphId,
-    labels: &[Option<String>],
-    user_labels: &[Option<String>],
+    labels: &'a [Option<String>],
+    user_labels: &'a [Option<String>],
+    pos: &[usize],
     budget: usize,
-) -> Partition {
+) -> Partition<'a> {
     let order = &sg.graph(g).nodes;
     let k = order.len();
-    let mut local = std::collections::HashMap::with_capacity(k);
-    for (i, &n) in order.iter().enumerate() {
-        local.insert(n, i);
-    }
+    let local = |n: NodeId| -> Option<usize> { (sg.node(n).graph == g).then(|| pos[n]) };
     // `slot[i]` is the cluster node i's original cluster now lives in (GE's aliasing of
     // `clusters_[big] = clusters_[small]`); `find` follows it.
     let mut slot: Vec<usize> = (0..k).collect();
@@ -94,7 +93,7 @@ pub fn partition_graph(
         let data = no_input && node.is_data_like();
         let mut ins = BTreeSet::new();
         for p in node.in_all() {
-            if let Some(&pi) = local.get(&p) {
+            if let Some(pi) = local(p) {
                 if pi < i {
                     ins.insert(pi);
                 }
@@ -102,12 +101,12 @@ pub fn partition_graph(
         }
         clusters.push(Cluster {
             engine: if data {
-                String::new()
+                ""
             } else {
-                cluster_engine(&node.engine).to_string()
+                cluster_engine(&node.engine)
             },
-            label: labels[n].clone().unwrap_or_default(),
-            user_label: user_labels[n].clone().unwrap_or_default(),
+            label: labels[n].as_deref().unwrap_or(""),
+            user_label: user_labels[n].as_deref().unwrap_or(""),
             data,
             nodes: vec![i],
             ins,
@@ -121,13 +120,20 @@ pub fn partition_graph(
         }
     }
 
+    let mut search = Search {
+        stamp: vec![0; k],
+        now: 0,
+        stack: Vec::new(),
+    };
+    let mut parents: Vec<usize> = Vec::new();
     for child in 0..k {
         // Cluster `child` is untouched when we reach it (merges only involve smaller ids).
-        let mut parents: Vec<usize> = clusters[child].ins.iter().copied().collect();
+        parents.clear();
+        parents.extend(clusters[child].ins.iter().copied());
         parents.sort_by_key(|&p| clusters[p].outs.len());
         let mut merged = child;
-        for p in parents {
-            if mergeable(&mut clusters, p, merged, child, budget) {
+        for &p in &parents {
+            if mergeable(&mut clusters, &mut search, p, merged, child, budget) {
                 merged = merge(&mut clusters, &mut slot, p, merged);
             }
         }
@@ -145,7 +151,7 @@ pub fn partition_graph(
         *c = find(&slot, i);
     }
     // SortSubGraphs: rank by first appearance in topological order.
-    let mut rank_of_cluster = std::collections::HashMap::new();
+    let mut rank_of_cluster = vec![usize::MAX; k];
     let mut subgraphs: Vec<EngineSubgraph> = Vec::new();
     let mut node_subgraph = Vec::with_capacity(k);
     for (i, &n) in order.iter().enumerate() {
@@ -154,31 +160,31 @@ pub fn partition_graph(
             node_subgraph.push((n, None));
             continue;
         }
-        let r = *rank_of_cluster.entry(c).or_insert_with(|| {
+        if rank_of_cluster[c] == usize::MAX {
+            rank_of_cluster[c] = subgraphs.len();
             subgraphs.push(EngineSubgraph {
                 graph: g,
                 rank: subgraphs.len(),
-                engine: clusters[c].engine.clone(),
-                stream_label: labels[n].clone().unwrap_or_default(),
-                user_stream_label: user_labels[n].clone().unwrap_or_default(),
+                engine: clusters[c].engine,
+                stream_label: labels[n].as_deref().unwrap_or(""),
+                user_stream_label: user_labels[n].as_deref().unwrap_or(""),
                 nodes: Vec::new(),
                 pld_producers: Vec::new(),
                 end_consumers: Vec::new(),
             });
-            subgraphs.len() - 1
-        });
+        }
+        let r = rank_of_cluster[c];
         subgraphs[r].nodes.push(n);
         node_subgraph.push((n, Some(r)));
     }
     // End/PlaceHolder pairs for every cross-partition edge (data then control, input order).
-    let sub_of = |n: NodeId| -> Option<usize> { local.get(&n).and_then(|&i| node_subgraph[i].1) };
+    let sub_of = |n: NodeId| -> Option<usize> { local(n).and_then(|i| node_subgraph[i].1) };
     for (i, &n) in order.iter().enumerate() {
         let Some(dst) = node_subgraph[i].1 else {
             continue;
         };
-        let producers: Vec<NodeId> = sg.node(n).in_all().collect();
-        for p in producers {
-            let src_cluster = local.get(&p).map(|&pi| cluster_of[pi]);
+        for p in sg.node(n).in_all() {
+            let src_cluster = local(p).map(|pi| cluster_of[pi]);
             if src_cluster == Some(cluster_of[i]) {
                 continue;
             }
@@ -194,9 +200,17 @@ pub fn partition_graph(
     }
 }
 
+/// Scratch state of the cycle search, reused across calls (no allocation per search).
+struct Search {
+    stamp: Vec<u32>,
+    now: u32,
+    stack: Vec<usize>,
+}
+
 /// `IsMergeable(parent, child, upper_bound)`.
 fn mergeable(
     clusters: &mut [Cluster],
+    search: &mut Search,
     parent: usize,
     child: usize,
     upper: usize,
@@ -212,7 +226,7 @@ fn mergeable(
     }
     clusters[child].ins.remove(&parent);
     clusters[parent].outs.remove(&child);
-    let second = has_second_path(clusters, parent, child, upper, budget);
+    let second = has_second_path(clusters, search, parent, child, upper, budget);
     clusters[parent].outs.insert(child);
     clusters[child].ins.insert(parent);
     !second
@@ -222,6 +236,7 @@ fn mergeable(
 /// direct edge removed? Gives up (answers yes) after `budget` visited clusters.
 fn has_second_path(
     clusters: &[Cluster],
+    search: &mut Search,
     src: usize,
     dst: usize,
     upper: usize,
@@ -230,13 +245,22 @@ fn has_second_path(
     if clusters[src].outs.is_empty() || clusters[dst].ins.is_empty() {
         return false;
     }
-    let mut stack = vec![src];
-    let mut visited = std::collections::HashSet::new();
-    while let Some(c) = stack.pop() {
-        if !visited.insert(c) {
+    search.now = search.now.wrapping_add(1);
+    if search.now == 0 {
+        search.stamp.fill(0);
+        search.now = 1;
+    }
+    let now = search.now;
+    search.stack.clear();
+    search.stack.push(src);
+    let mut visited = 0usize;
+    while let Some(c) = search.stack.pop() {
+        if search.stamp[c] == now {
             continue;
         }
-        if visited.len() > budget {
+        search.stamp[c] = now;
+        visited += 1;
+        if visited > budget {
             return true;
         }
         for &o in &clusters[c].outs {
@@ -244,7 +268,7 @@ fn has_second_path(
                 return true;
             }
             if o < upper {
-                stack.push(o);
+                search.stack.push(o);
             }
         }
     }

@@ -53,48 +53,79 @@ fn assigned_tasks(node: &Node, attached: bool) -> i64 {
     0
 }
 
-/// Tasks of every (logical stream → count) a node occupies, sync nodes included.
-fn node_tasks(
-    sg: &StreamGraph,
-    n: NodeId,
-    stream: &[StreamId],
-    attached: &[Vec<StreamId>],
-    table: &SyncTable,
-) -> BTreeMap<StreamId, i64> {
-    let node = sg.node(n);
-    let mut m = BTreeMap::new();
-    let main = stream[n];
-    if main != INVALID_STREAM {
-        let a = assigned_tasks(node, false);
-        let own = if a > 0 {
-            a
-        } else {
-            node.attrs.task_count.unwrap_or(1)
+/// Tasks per (node, logical stream), sync nodes included, in one flat table: node `n`'s
+/// entries are `items[start[n]..start[n + 1]]`, sorted by stream.
+struct Tasks {
+    start: Vec<usize>,
+    items: Vec<(StreamId, i64)>,
+}
+
+impl Tasks {
+    fn build(
+        sg: &StreamGraph,
+        stream: &[StreamId],
+        attached: &[Vec<StreamId>],
+        table: &SyncTable,
+    ) -> Self {
+        let mut t = Tasks {
+            start: Vec::with_capacity(sg.nodes().len() + 1),
+            items: Vec::with_capacity(sg.nodes().len()),
         };
-        m.insert(main, own);
-    }
-    for &s in &attached[n] {
-        let a = assigned_tasks(node, true);
-        m.insert(s, if a > 0 { a } else { 1 });
-    }
-    let side_stream = |side: Side| -> Option<StreamId> {
-        match side {
-            Side::Main => (main != INVALID_STREAM).then_some(main),
-            Side::Attached => attached[n].first().copied(),
-            Side::AttachedStream(s) | Side::Physical(s) => Some(s),
+        for n in 0..sg.nodes().len() {
+            let begin = t.items.len();
+            t.start.push(begin);
+            let node = sg.node(n);
+            let main = stream[n];
+            if main != INVALID_STREAM {
+                let a = assigned_tasks(node, false);
+                t.items.push((
+                    main,
+                    if a > 0 {
+                        a
+                    } else {
+                        node.attrs.task_count.unwrap_or(1)
+                    },
+                ));
+            }
+            for &s in &attached[n] {
+                let a = assigned_tasks(node, true);
+                t.items.push((s, if a > 0 { a } else { 1 }));
+            }
+            let side_stream = |side: Side| -> Option<StreamId> {
+                match side {
+                    Side::Main => (main != INVALID_STREAM).then_some(main),
+                    Side::Attached => attached[n].first().copied(),
+                    Side::AttachedStream(s) | Side::Physical(s) => Some(s),
+                }
+            };
+            let sends = table.sends(n).iter().map(|&i| (table.recs[i].send_side, 1));
+            let recvs = table.recvs(n).iter().map(|&i| (table.recs[i].recv_side, 2));
+            for (side, cost) in sends.chain(recvs) {
+                let Some(s) = side_stream(side) else {
+                    continue;
+                };
+                match t.items[begin..].iter_mut().find(|e| e.0 == s) {
+                    Some(e) => e.1 += cost,
+                    None => t.items.push((s, cost)),
+                }
+            }
+            t.items[begin..].sort_by_key(|e| e.0);
         }
-    };
-    for &i in table.sends(n) {
-        if let Some(s) = side_stream(table.recs[i].send_side) {
-            *m.entry(s).or_insert(0) += 1;
+        t.start.push(t.items.len());
+        t
+    }
+    fn of(&self, n: NodeId) -> &[(StreamId, i64)] {
+        &self.items[self.start[n]..self.start[n + 1]]
+    }
+    fn get(&self, n: NodeId, s: StreamId) -> Option<i64> {
+        self.of(n).iter().find(|e| e.0 == s).map(|e| e.1)
+    }
+    fn set(&mut self, n: NodeId, s: StreamId, v: i64) {
+        let range = self.start[n]..self.start[n + 1];
+        if let Some(e) = self.items[range].iter_mut().find(|e| e.0 == s) {
+            e.1 = v;
         }
     }
-    for &i in table.recvs(n) {
-        if let Some(s) = side_stream(table.recs[i].recv_side) {
-            *m.entry(s).or_insert(0) += 2;
-        }
-    }
-    m
 }
 
 /// Runs `AssignSingleStream` and `SplitStreams`; updates `stream`/`attached` to physical
@@ -116,9 +147,7 @@ pub fn split_streams(
         max_task: opts.max_task_normal,
         ..Default::default()
     };
-    let tasks: Vec<BTreeMap<StreamId, i64>> = (0..sg.nodes().len())
-        .map(|n| node_tasks(sg, n, stream, attached, table))
-        .collect();
+    let mut tasks = Tasks::build(sg, stream, attached, table);
     // AssignSingleStream.
     if opts.single_stream {
         if main_stream_num > 1 {
@@ -127,7 +156,7 @@ pub fn split_streams(
                 format!("single-stream mode produced {main_stream_num} main streams, only one is supported"),
             ));
         }
-        let estimate: i64 = tasks.iter().flat_map(|m| m.values()).sum::<i64>() + RESERVED_TASK_NUM;
+        let estimate: i64 = tasks.items.iter().map(|e| e.1).sum::<i64>() + RESERVED_TASK_NUM;
         if estimate > opts.max_task_normal && opts.huge_stream_supported {
             res.huge_stream = true;
             res.max_task = opts.max_task_huge;
@@ -137,13 +166,10 @@ pub fn split_streams(
     let streams = usize::try_from(*stream_num).unwrap_or(0);
     // CollectTaskSize: reserve a task per physical stream an activated stream becomes.
     let mut total: BTreeMap<StreamId, i64> = BTreeMap::new();
-    for m in &tasks {
-        for (&s, &t) in m {
-            *total.entry(s).or_insert(0) += t;
-        }
+    for &(s, t) in &tasks.items {
+        *total.entry(s).or_insert(0) += t;
     }
     let real_num = |s: &StreamId| total.get(s).map_or(0, |&t| (t + max - 1) / max);
-    let mut tasks = tasks;
     for &n in order {
         if sg.node(n).ty == "StreamActive" && stream[n] != INVALID_STREAM {
             let reserve: i64 = act
@@ -153,7 +179,7 @@ pub fn split_streams(
                 .flatten()
                 .map(real_num)
                 .sum();
-            tasks[n].insert(stream[n], reserve);
+            tasks.set(n, stream[n], reserve);
         }
     }
 
@@ -172,7 +198,7 @@ pub fn split_streams(
     }
     for &n in order {
         let node = sg.node(n);
-        for (&s, &t) in &tasks[n] {
+        for &(s, t) in tasks.of(n) {
             let Ok(si) = usize::try_from(s) else {
                 continue;
             };
@@ -214,7 +240,7 @@ pub fn split_streams(
                             for_attached,
                         );
                         if m != n {
-                            counter[si] += tasks[m].get(&s).copied().unwrap_or(0);
+                            counter[si] += tasks.get(m, s).unwrap_or(0);
                         }
                     }
                     let Some(&head) = group.first() else {
@@ -300,7 +326,7 @@ pub fn split_streams(
         table,
     )?;
     for &n in order {
-        for (&s, &t) in &tasks[n] {
+        for &(s, t) in tasks.of(n) {
             let phys = physical_of(stream, attached, &logical_attached, n, s, logical_main[n]);
             *res.stream_tasks.entry(phys).or_insert(0) += t;
         }

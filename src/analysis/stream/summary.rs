@@ -45,21 +45,27 @@ pub fn plan_sync_nodes(
     let root = sg.root_name();
     let mut out = Vec::new();
     for phase in [0u8, 1] {
-        let mut names: HashMap<String, u32> = HashMap::new();
-        let mut name = |base: String| -> String {
-            match names.get_mut(&base) {
-                None => {
-                    names.insert(base.clone(), 1);
-                    base
-                }
-                Some(k) => {
-                    let n = format!("{base}_Reuse_{k}");
-                    *k += 1;
-                    n
-                }
+        // A name is fixed by (node type, id); repeats get `_Reuse_<k>`.
+        let mut names: HashMap<(&'static str, u32), u32> = HashMap::new();
+        let mut name = |ty: &'static str, id: u32| -> String {
+            let base = match ty {
+                "Send" => format!("{root}_Send_{id}"),
+                "Recv" => format!("{root}_Recv_{id}"),
+                "SendNotify" => format!("{root}_Send_Notify_{id}"),
+                _ => format!("{root}_Recv_Notify_{id}"),
+            };
+            let k = names.entry((ty, id)).or_insert(0);
+            *k += 1;
+            if *k == 1 {
+                base
+            } else {
+                format!("{base}_Reuse_{}", *k - 1)
             }
         };
         for &n in order {
+            if table.sends(n).is_empty() && table.recvs(n).is_empty() {
+                continue;
+            }
             let resolve = |side: Side| -> StreamId {
                 match side {
                     Side::Main => stream[n],
@@ -115,13 +121,9 @@ pub fn plan_sync_nodes(
                 groups.extend(explicit.into_values().flatten());
                 for i in groups {
                     let id = table.recs[i].id;
-                    let (ty, base) = if sending {
-                        ("Send", format!("{root}_Send_{id}"))
-                    } else {
-                        ("Recv", format!("{root}_Recv_{id}"))
-                    };
+                    let ty = if sending { "Send" } else { "Recv" };
                     out.push(PlannedSync {
-                        name: name(base),
+                        name: name(ty, id),
                         ty,
                         graph: sg.node(n).graph,
                         stream: resolve(side_of(i)),
@@ -142,13 +144,9 @@ pub fn plan_sync_nodes(
                     if r.phase != phase || r.kind != SyncKind::Notify {
                         continue;
                     }
-                    let (ty, base) = if sending {
-                        ("SendNotify", format!("{root}_Send_Notify_{}", r.id))
-                    } else {
-                        ("RecvNotify", format!("{root}_Recv_Notify_{}", r.id))
-                    };
+                    let ty = if sending { "SendNotify" } else { "RecvNotify" };
                     out.push(PlannedSync {
-                        name: name(base),
+                        name: name(ty, r.id),
                         ty,
                         graph: sg.node(n).graph,
                         stream: stream[n],
@@ -191,7 +189,7 @@ impl Allocation {
                 acc.user_labels.insert(u.clone());
             }
             acc.attached.extend(lg.attached[n].iter().copied());
-            *acc.rules.entry(lg.decision[n].rule.as_str()).or_insert(0) += 1;
+            *acc.rules.entry(lg.decision(n).rule.as_str()).or_insert(0) += 1;
         }
         let mut physical_of: BTreeMap<StreamId, Vec<StreamId>> = BTreeMap::new();
         for (&p, &l) in &self.split.physical_to_logical {
@@ -351,7 +349,7 @@ impl Allocation {
             if let Some(l) = &lg.labels[n] {
                 acc.labels.insert(l.clone());
             }
-            *acc.rules.entry(lg.decision[n].rule.as_str()).or_insert(0) += 1;
+            *acc.rules.entry(lg.decision(n).rule.as_str()).or_insert(0) += 1;
         }
         let mut physical_of: BTreeMap<StreamId, Vec<StreamId>> = BTreeMap::new();
         for (&p, &l) in &self.split.physical_to_logical {

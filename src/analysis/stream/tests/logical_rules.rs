@@ -39,9 +39,9 @@ fn dependency_reuse_through_attach_engine_c4() {
     assert_eq!(rule(&r, c), StreamRule::DependencyReuse);
     assert_eq!(rule(&r, d), StreamRule::DependencyReuse);
     assert!(
-        r.logical.decision[d].detail.contains("`c`"),
+        r.logical.decision(d).detail.contains("`c`"),
         "{:?}",
-        r.logical.decision[d]
+        r.logical.decision(d)
     );
     assert!(live(&r).is_empty());
 }
@@ -171,9 +171,9 @@ fn independent_engine_overrides_label_not_user_label_c3() {
     assert_eq!([ls(&r, h3), ls(&r, h), ls(&r, h2), ls(&r, a)], [0, 1, 2, 3]);
     assert_eq!(rule(&r, h), StreamRule::IndependentEngine);
     assert_eq!(rule(&r, h2), StreamRule::IndependentEngine);
-    assert!(r.logical.decision[h2].detail.contains("label `L`"));
+    assert!(r.logical.decision(h2).detail.contains("label `L`"));
     assert_eq!(rule(&r, h3), StreamRule::StreamLabel);
-    assert!(r.logical.decision[h3].detail.contains("_user_stream_label"));
+    assert!(r.logical.decision(h3).detail.contains("_user_stream_label"));
     // An independent producer is never reused (C.4 rule 2).
     assert_eq!(rule(&r, a), StreamRule::DependencyNew);
     assert_eq!(r.logical.main_stream_num, 4);

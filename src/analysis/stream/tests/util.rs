@@ -76,7 +76,7 @@ pub fn ls(a: &Allocation, n: NodeId) -> StreamId {
 
 /// Rule behind a node's stream.
 pub fn rule(a: &Allocation, n: NodeId) -> StreamRule {
-    a.logical.decision[n].rule
+    a.logical.decision(n).rule
 }
 
 /// Live syncs as (sender, receiver) pairs, by id.
