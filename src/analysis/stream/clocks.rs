@@ -73,7 +73,7 @@ fn walk(
             pending[r.send] += 1;
         }
     }
-    let mut snaps: std::collections::HashMap<NodeId, Box<[u32]>> = std::collections::HashMap::new();
+    let mut snaps: Vec<Option<Box<[u32]>>> = vec![None; stream.len()];
     let mut incoming: Vec<usize> = Vec::new();
     for &v in order {
         let Ok(s) = usize::try_from(stream[v]) else {
@@ -90,19 +90,14 @@ fn walk(
         {
             let inc: Vec<(usize, &[u32])> = incoming
                 .iter()
-                .map(|&i| {
-                    (
-                        i,
-                        snaps.get(&table.recs[i].send).map_or(&[][..], |b| &b[..]),
-                    )
-                })
+                .map(|&i| (i, snaps[table.recs[i].send].as_deref().unwrap_or(&[])))
                 .collect();
             at_node(v, &inc, &running[s], &w);
         }
         // Merge into v's clock (in place on its stream's running clock).
         for &i in &incoming {
             let u = table.recs[i].send;
-            if let Some(snap) = snaps.get(&u) {
+            if let Some(snap) = snaps[u].as_deref() {
                 let run = &mut running[s];
                 for (a, &b) in run.iter_mut().zip(snap.iter()) {
                     if b > *a {
@@ -112,12 +107,12 @@ fn walk(
             }
             pending[u] -= 1;
             if pending[u] == 0 {
-                snaps.remove(&u);
+                snaps[u] = None;
             }
         }
         running[s][s] = w.pos[v] + 1;
         if pending[v] > 0 {
-            snaps.insert(v, running[s].clone().into_boxed_slice());
+            snaps[v] = Some(running[s].clone().into_boxed_slice());
         }
     }
 }

@@ -438,14 +438,20 @@ pub fn optimize(
     let per_stream = stream_nodes(ctx.order, stream);
     // Lists change while we walk them: iterate over a copy kept in one reused buffer.
     let mut scratch: Vec<usize> = Vec::new();
+    // Per-stream maps keyed by node, as arrays with a stamp per stream (no clearing).
+    let n = ctx.sg.nodes().len();
+    let mut stamp = vec![usize::MAX; n];
+    let mut slot = vec![0usize; n];
     // OptimizeBySendEvents: one sync per (sender, receiving stream), the earliest receiver.
-    for nodes in per_stream.values() {
-        let mut seen: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
+    for (k, nodes) in per_stream.values().enumerate() {
         for &r in nodes {
             scratch.clear();
             scratch.extend_from_slice(table.recvs(r));
             for &idx in &scratch {
-                if !seen.insert(table.recs[idx].send) {
+                let sender = table.recs[idx].send;
+                let seen = stamp[sender] == k;
+                stamp[sender] = k;
+                if seen {
                     table.remove(idx, Removal::BySendEvents);
                     stats.removed_by_send_events += 1;
                 }
@@ -453,17 +459,19 @@ pub fn optimize(
         }
     }
     // OptimizeByRecvEvents: one sync per (sending stream, receiver), the latest sender.
-    for nodes in per_stream.values() {
-        let mut last: HashMap<NodeId, usize> = HashMap::new();
+    stamp.fill(usize::MAX);
+    for (k, nodes) in per_stream.values().enumerate() {
         for &s in nodes {
             scratch.clear();
             scratch.extend_from_slice(table.sends(s));
             for &idx in &scratch {
                 let r = table.recs[idx].recv;
-                if let Some(pre) = last.insert(r, idx) {
-                    table.remove(pre, Removal::ByRecvEvents);
+                if stamp[r] == k {
+                    table.remove(slot[r], Removal::ByRecvEvents);
                     stats.removed_by_recv_events += 1;
                 }
+                stamp[r] = k;
+                slot[r] = idx;
             }
         }
     }
@@ -570,13 +578,32 @@ pub fn renumber(
             .copied()
             .filter(|&n| table.sends(n).iter().any(|&i| matches(&table.recs[i]))),
     );
-    let mut map: HashMap<u32, u32> = HashMap::new();
+    // Map old ids densely: an array when ids are small (the usual case), else a map
+    // (user ids from `_event_multiplexing` may be large).
+    let top = table
+        .recs
+        .iter()
+        .filter(|r| matches(r))
+        .map(|r| r.id as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let dense = top <= 2 * table.recs.len() + 1024;
+    let mut array: Vec<u32> = vec![u32::MAX; if dense { top } else { 0 }];
+    let mut sparse: FastMap<u32, u32> = FastMap::default();
     let mut next = start;
     for s in senders {
         for &i in table.sends(s) {
             let r = &table.recs[i];
-            if matches(r) {
-                map.entry(r.id).or_insert_with(|| {
+            if !matches(r) {
+                continue;
+            }
+            if dense {
+                if array[r.id as usize] == u32::MAX {
+                    array[r.id as usize] = next;
+                    next += 1;
+                }
+            } else {
+                sparse.entry(r.id).or_insert_with(|| {
                     next += 1;
                     next - 1
                 });
@@ -585,7 +612,11 @@ pub fn renumber(
     }
     for r in table.recs.iter_mut() {
         if matches(r) {
-            r.id = map[&r.id];
+            r.id = if dense {
+                array[r.id as usize]
+            } else {
+                sparse[&r.id]
+            };
         }
     }
     table.set_next_id(kind, next);
@@ -765,7 +796,13 @@ pub fn apply_event_multiplexing(ctx: &Ctx, table: &mut SyncTable) -> Result<(), 
                 .copied()
                 .find(|&i| table.recs[i].send == s && table.recs[i].kind == SyncKind::Event);
             if let Some(i) = found {
-                table.recs[i].id = base + id;
+                table.recs[i].id = base.checked_add(*id).ok_or_else(|| {
+                    StreamError::new(
+                        ErrorKind::EventMultiplexing,
+                        format!("_event_multiplexing id {id} is too large"),
+                    )
+                    .at(&ctx.sg.node(*n).name)
+                })?;
                 table.move_to_back(i);
             }
         }

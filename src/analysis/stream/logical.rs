@@ -748,12 +748,12 @@ impl<'a> State<'a> {
     /// `UpdateForSkippedEnginePass`.
     fn update_for_skipped_engine(&mut self, g: GraphId, sgs: &[Sg]) {
         let sg = self.sg;
-        let mut candidates = HashSet::new();
+        let mut candidates: Vec<NodeId> = Vec::new();
         for s in sgs {
             if s.conf.skip_assign_stream && s.part.stream_label.is_empty() {
                 for &n in &s.part.nodes {
                     if self.stream[n] != INVALID_STREAM {
-                        candidates.insert(n);
+                        candidates.push(n);
                     }
                 }
             }
@@ -761,6 +761,8 @@ impl<'a> State<'a> {
         if candidates.is_empty() {
             return;
         }
+        // In graph order, as GE walks the graph's nodes.
+        candidates.sort_by_key(|&n| self.pos[n]);
         let none = self.dec.fixed(
             StreamRule::SkippedEngineNoStream,
             "skip engine and no producer has a stream",

@@ -330,7 +330,8 @@ impl StreamGraph {
     pub fn validate(&self) -> Result<(), StreamError> {
         let mut pos = vec![usize::MAX; self.nodes.len()];
         for g in &self.graphs {
-            let mut names: HashMap<&str, NodeId> = HashMap::with_capacity(g.nodes.len());
+            let mut names: FastMap<&str, NodeId> = FastMap::default();
+            names.reserve(g.nodes.len());
             for (i, &n) in g.nodes.iter().enumerate() {
                 pos[n] = i;
                 if names.insert(&self.nodes[n].name, n).is_some() {
@@ -694,3 +695,29 @@ impl fmt::Display for StreamError {
 }
 
 impl std::error::Error for StreamError {}
+
+/// FNV-1a: a fast hasher for the internal maps keyed by ids and names (no DoS concern:
+/// the keys come from the compiler's own graph).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// A `HashMap` with [`Fnv`].
+pub(crate) type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;

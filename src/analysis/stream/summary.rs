@@ -6,7 +6,7 @@ use super::model::*;
 use super::Allocation;
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// A Send/Recv (or notify) node to create.
@@ -46,7 +46,7 @@ pub fn plan_sync_nodes(
     let mut out = Vec::new();
     for phase in [0u8, 1] {
         // A name is fixed by (node type, id); repeats get `_Reuse_<k>`.
-        let mut names: HashMap<(&'static str, u32), u32> = HashMap::new();
+        let mut names: FastMap<(&'static str, u32), u32> = FastMap::default();
         let mut name = |ty: &'static str, id: u32| -> String {
             let base = match ty {
                 "Send" => format!("{root}_Send_{id}"),

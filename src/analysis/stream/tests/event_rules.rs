@@ -279,6 +279,14 @@ fn event_multiplexing_c5() {
     let r = b.run_with(&o);
     assert_eq!(r.event_num, 1);
     assert!(r.syncs.alive().all(|(_, e)| e.id == 0));
+    b.a(v[0]).event_multiplexing = vec!["SendTo;b;4000000000".into()];
+    assert_eq!(
+        b.run_with(&o).event_num,
+        2,
+        "large user ids renumber densely"
+    );
+    b.a(v[0]).event_multiplexing = vec!["SendTo;b;4294967295".into()];
+    assert!(b.err_with(&o).message.contains("too large"));
     b.a(v[0]).event_multiplexing = vec!["SendTo;b".into()];
     assert_eq!(b.err_with(&o).kind, ErrorKind::EventMultiplexing);
     b.a(v[0]).event_multiplexing = vec!["SendTo;nobody;0".into()];
