@@ -372,7 +372,7 @@ impl<'a> State<'a> {
         if self.opts.single_stream {
             self.single_stream_pass(&mut sgs, default_stream)?;
             self.node_stream_update(g, &sgs, default_stream)?;
-            self.update_for_skipped_engine(g, &sgs);
+            self.update_for_skipped_engine(&sgs);
         } else {
             let mde = self.update_for_mde_group(&sgs);
             self.assign_by_label(&mut sgs);
@@ -387,7 +387,7 @@ impl<'a> State<'a> {
             }
             self.update_for_parallel_group(&sgs);
             self.all_reduce_parallel(g);
-            self.update_for_skipped_engine(g, &sgs);
+            self.update_for_skipped_engine(&sgs);
             self.optimize_ineffective_multi_stream(g);
         }
         for s in &sgs {
@@ -746,7 +746,7 @@ impl<'a> State<'a> {
     }
 
     /// `UpdateForSkippedEnginePass`.
-    fn update_for_skipped_engine(&mut self, g: GraphId, sgs: &[Sg]) {
+    fn update_for_skipped_engine(&mut self, sgs: &[Sg]) {
         let sg = self.sg;
         let mut candidates: Vec<NodeId> = Vec::new();
         for s in sgs {
@@ -771,10 +771,7 @@ impl<'a> State<'a> {
             StreamRule::SkippedEngineNeighbour,
             "skip engine: every neighbour is on one stream",
         );
-        for &n in &sg.graph(g).nodes {
-            if !candidates.contains(&n) {
-                continue;
-            }
+        for n in candidates {
             let node = sg.node(n);
             if node.subgraphs().is_empty()
                 && node.in_all().all(|p| self.stream[p] == INVALID_STREAM)
