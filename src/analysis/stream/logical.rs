@@ -25,7 +25,7 @@
 use super::model::*;
 use super::partition::{partition_graph, EngineSubgraph};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The rule that decided a node's stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -186,14 +186,14 @@ pub fn effective_labels(sg: &StreamGraph) -> (Vec<Option<String>>, Vec<Option<St
 /// Decisions, interned: nodes and subgraphs hold an index.
 struct Decisions {
     table: Vec<Decision>,
-    constant: HashMap<(StreamRule, &'static str), u32>,
+    constant: FastMap<(StreamRule, &'static str), u32>,
 }
 
 impl Decisions {
     fn new() -> Self {
         let mut d = Decisions {
             table: Vec::new(),
-            constant: HashMap::new(),
+            constant: FastMap::default(),
         };
         d.fixed(StreamRule::None, "");
         d
@@ -440,7 +440,7 @@ impl<'a> State<'a> {
 
     /// `AssignByLabelPass`.
     fn assign_by_label(&mut self, sgs: &mut [Sg]) {
-        let mut label_streams: HashMap<&str, (StreamId, u32)> = HashMap::new();
+        let mut label_streams: FastMap<&str, (StreamId, u32)> = FastMap::default();
         for s in sgs.iter_mut() {
             if s.part.stream_label.is_empty() {
                 continue;
@@ -467,7 +467,7 @@ impl<'a> State<'a> {
     /// `IndependentStreamPass`: one stream per (independent engine, label); overrides a
     /// label stream unless the label is a user label.
     fn independent_stream(&mut self, sgs: &mut [Sg]) {
-        let mut engine_streams: HashMap<(&str, &str), (StreamId, u32)> = HashMap::new();
+        let mut engine_streams: FastMap<(&str, &str), (StreamId, u32)> = FastMap::default();
         for s in sgs.iter_mut() {
             let assigned_user = s.stream != INVALID_STREAM && !s.part.user_stream_label.is_empty();
             if assigned_user || !s.conf.independent {
@@ -662,7 +662,7 @@ impl<'a> State<'a> {
             if stream == INVALID_STREAM {
                 continue;
             }
-            let mut groups: HashMap<&str, (StreamId, u32)> = HashMap::new();
+            let mut groups: FastMap<&str, (StreamId, u32)> = FastMap::default();
             for n in nodes {
                 let group = sg.node(n).attrs.parallel_group.as_deref().unwrap_or("");
                 if group == "-1" {
@@ -703,7 +703,7 @@ impl<'a> State<'a> {
         let sg = self.sg;
         let is_allreduce = |ty: &str| ty == "HcomAllReduce" || ty == "HorovodAllreduce";
         let mut succs: BTreeSet<(usize, NodeId)> = BTreeSet::new();
-        let mut visited = HashSet::new();
+        let mut visited = FastSet::default();
         for &n in &sg.graph(g).nodes {
             let node = sg.node(n);
             if !is_allreduce(&node.ty)
@@ -804,7 +804,7 @@ impl<'a> State<'a> {
         let sg = self.sg;
         let nodes = &sg.graph(g).nodes;
         let mut ids: BTreeMap<StreamId, BTreeSet<usize>> = BTreeMap::new();
-        let mut label_streams: HashSet<StreamId> = HashSet::new();
+        let mut label_streams: FastSet<StreamId> = FastSet::default();
         let has_label = |st: &Self, n: NodeId| st.labels[n].is_some() || st.users[n].is_some();
         for &n in nodes {
             let s = self.stream[n];
@@ -929,7 +929,7 @@ fn could_reuse(sgs: &[Sg], g: usize, p: usize, memory_priority: bool) -> bool {
 struct Dependency<'a> {
     engine_next: BTreeMap<&'a str, i64>,
     engine_count: BTreeMap<&'a str, i64>,
-    new_decision: HashMap<(&'a str, i64), u32>,
+    new_decision: FastMap<(&'a str, i64), u32>,
     assigned: Vec<usize>,
     reused: Vec<(usize, usize)>,
 }

@@ -721,3 +721,6 @@ impl std::hash::Hasher for Fnv {
 
 /// A `HashMap` with [`Fnv`].
 pub(crate) type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+
+/// A `HashSet` with [`Fnv`].
+pub(crate) type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
