@@ -17,6 +17,47 @@
 //! 4. StreamSwitch StreamActive nodes and loop activation;
 //! 5. [`split`]: physical split and the activation updates it needs;
 //! 6. [`summary`]: the Send/Recv nodes to create, the JSON summary, a table, Graphviz.
+//!
+//! # For the IR pass
+//!
+//! Fill a [`StreamGraph`]: the root `func.func` first, then every subgraph with
+//! [`StreamGraph::add_subgraph`] in GE's `GetAllSubgraphs` order (a node's subgraphs in
+//! instance order); nodes with [`StreamGraph::add_node`] in topological order per graph
+//! (name, GE type, engine from the op table); data edges with
+//! [`StreamGraph::add_data_edge`] in (output index, use) order, control edges with
+//! [`StreamGraph::add_ctrl_edge`]; and the attributes of [`NodeAttrs`] that the op
+//! carries. Build [`StreamOptions`] with [`StreamOptions::set`] from `key=value` pass
+//! options (GE's names). Then [`allocate`] and apply the [`Allocation`]:
+//! * `stream[n]` / `attached[n]`: the physical `stream_id` (and attached ids) to write;
+//!   `logical.stream[n]` is `_logic_stream_id`; `logical.decision(n)` is the rule and text
+//!   for an `ascend.reason`-style attribute;
+//! * `planned`: the Send/Recv (or notify) ops to create, in order, each with its name,
+//!   stream, `event_id`, and the node it follows (Send) or precedes (Recv);
+//! * `activation.active_streams` / `active_labels`: `_active_stream_list` /
+//!   `_active_label_list` per node (keys `>= n` are `activation.planned` StreamActive ops
+//!   to create after their StreamSwitch, taking over `moved_ctrl_targets`);
+//! * `split.physical_to_logical`, `stream_num`, `event_num`, `notify_num` for the model;
+//! * [`Allocation::summary_json`], [`Allocation::summary_table`], [`Allocation::to_dot`].
+//!
+//! ```
+//! use ge_mlir::analysis::stream::*;
+//! let mut g = StreamGraph::new("g");
+//! let x = g.add_node(0, "x", "Data", "DNN_VM_GE_LOCAL");
+//! let a = g.add_node(0, "a", "Conv2D", "AIcoreEngine");
+//! let h = g.add_node(0, "h", "HcomAllReduce", "DNN_HCCL");
+//! let b = g.add_node(0, "b", "Relu", "AIcoreEngine");
+//! let c = g.add_node(0, "c", "Add", "AIcoreEngine");
+//! g.add_data_edge(x, a);
+//! g.add_data_edge(a, h);
+//! g.add_data_edge(a, b);
+//! g.add_data_edge(h, c);
+//! g.add_data_edge(b, c);
+//! let r = allocate(&g, &EngineTable::ge_default(), &StreamOptions::default()).unwrap();
+//! assert_ne!(r.stream[h], r.stream[a]); // HCCL owns its stream
+//! assert_eq!(r.logical.decision(h).rule, StreamRule::IndependentEngine);
+//! assert_eq!(r.event_num, 2); // a → h and h → c
+//! assert_eq!(r.planned[0].name, "g_Send_0");
+//! ```
 
 pub mod activation;
 pub mod clocks;

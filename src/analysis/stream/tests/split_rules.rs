@@ -83,21 +83,36 @@ fn task_counting_c8() {
 /// C.8: label nodes and nodes with subgraphs are never split points.
 #[test]
 fn split_exempt_node_kinds_c8() {
-    let (mut b, v) = chain(10);
-    b.sg = {
-        let mut sg = StreamGraph::new("g");
-        let x = sg.add_node(0, "x", "Data", LOCAL);
-        let mut prev = x;
-        for i in 1..=10 {
-            let ty = if i == 4 { "LabelSet" } else { "Op" };
-            let n = sg.add_node(0, &format!("n{i}"), ty, AIC);
-            sg.add_data_edge(prev, n);
-            prev = n;
+    for (ty, with_subgraph) in [
+        ("LabelSet", false),
+        ("LabelGotoEx", false),
+        ("PartitionedCall", true),
+    ] {
+        let mut b = B::new();
+        let x = b.data("x");
+        let mut v = vec![x];
+        for i in 1..=6 {
+            let n = b.n(&format!("n{i}"), if i == 4 { ty } else { "Op" }, AIC);
+            b.d(v[i - 1], n);
+            v.push(n);
         }
-        sg
-    };
-    let r = b.run_with(&opts("max-task-normal", "30"));
-    assert_eq!(phys(&r, &v[1..6]), vec![0, 0, 0, 0, 1]);
+        if with_subgraph {
+            let g = b.sg.add_subgraph("sub", v[4]);
+            // Fed by a subgraph Data, so no entry event adds tasks to n3.
+            let d = b.ng(g, "arg", "Data", LOCAL);
+            let inner = b.ng(g, "inner", "Op", AIC);
+            b.label(inner, "IN");
+            b.d(d, inner);
+        }
+        let r = b.run_with(&opts("max-task-normal", "30"));
+        let p = phys(&r, &v[1..6]);
+        assert_eq!(&p[..4], &[0, 0, 0, 0], "{ty}: no split at n4");
+        assert_eq!(
+            r.split.physical_to_logical[&p[4]], 0,
+            "{ty}: n5 opens a split stream"
+        );
+        assert_ne!(p[4], 0, "{ty}");
+    }
 }
 
 /// C.8: a split inside a `_continuous_stream_label` group moves the whole group; the event
