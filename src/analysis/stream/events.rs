@@ -42,9 +42,26 @@ pub enum EventOrigin {
     SubgraphEntry,
     SubgraphExit,
     AttachedDepend,
+    #[serde(rename = "attached-to-netoutput")]
     AttachedToNetOutput,
     StreamSplit,
     LoopBack,
+}
+
+impl EventOrigin {
+    /// Kebab-case name, as written into `ascend.reason`-style attributes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventOrigin::DataEdge => "data-edge",
+            EventOrigin::ControlEdge => "control-edge",
+            EventOrigin::SubgraphEntry => "subgraph-entry",
+            EventOrigin::SubgraphExit => "subgraph-exit",
+            EventOrigin::AttachedDepend => "attached-depend",
+            EventOrigin::AttachedToNetOutput => "attached-to-netoutput",
+            EventOrigin::StreamSplit => "stream-split",
+            EventOrigin::LoopBack => "loop-back",
+        }
+    }
 }
 
 /// Which rule removed a sync.

@@ -90,3 +90,29 @@ fn graphviz_has_streams_events_and_activation() {
     assert!(d.contains("l\\\"q"), "quotes are escaped: {d}");
     assert!(d.trim_end().ends_with('}'));
 }
+
+/// Rule names used in attributes match the JSON (serde) names.
+#[test]
+fn rule_names_match_serde_names() {
+    for r in [
+        StreamRule::DependencyReuse,
+        StreamRule::IneffectiveMultiStream,
+        StreamRule::InputPartition,
+    ] {
+        assert_eq!(serde_json::to_value(r).unwrap(), r.as_str());
+    }
+    for o in [
+        EventOrigin::SubgraphEntry,
+        EventOrigin::AttachedToNetOutput,
+        EventOrigin::LoopBack,
+    ] {
+        assert_eq!(serde_json::to_value(o).unwrap(), o.as_str());
+    }
+    for m in [
+        Removal::BySendEvents,
+        Removal::ByStreamActivate,
+        Removal::Transitive,
+    ] {
+        assert_eq!(serde_json::to_value(m).unwrap(), m.as_str());
+    }
+}
