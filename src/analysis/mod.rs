@@ -3,3 +3,4 @@
 
 pub mod memory;
 pub mod reachability;
+pub mod stream;

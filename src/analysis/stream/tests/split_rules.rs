@@ -1,0 +1,203 @@
+//! Physical split rules (notes C.8).
+
+use super::util::*;
+use crate::analysis::stream::*;
+
+/// A Data followed by an aicore chain `n1..=nk`, one task each.
+fn chain(k: usize) -> (B, Vec<NodeId>) {
+    let mut b = B::new();
+    let x = b.data("x");
+    let mut v = vec![x];
+    for i in 1..=k {
+        v.push(b.op(&format!("n{i}"), AIC));
+    }
+    b.chain(&v);
+    (b, v)
+}
+
+fn phys(r: &Allocation, v: &[NodeId]) -> Vec<StreamId> {
+    v.iter().map(|&n| r.stream[n]).collect()
+}
+
+fn split_pairs(r: &Allocation) -> Vec<(NodeId, NodeId)> {
+    r.syncs
+        .alive()
+        .filter(|(_, e)| e.origin == EventOrigin::StreamSplit)
+        .map(|(_, e)| (e.send, e.recv))
+        .collect()
+}
+
+/// C.8 NeedSpiltNewStream: split when count + 27 > max, never at a stream's first node; the
+/// previous node signals the first node of the new stream; split ids map to the logical one.
+#[test]
+fn split_at_task_limit_c8() {
+    let (b, v) = chain(10);
+    let r = b.run_with(&opts("max-task-normal", "30"));
+    assert_eq!(phys(&r, &v[1..]), vec![0, 0, 0, 1, 1, 1, 2, 2, 2, 3]);
+    assert_eq!(
+        split_pairs(&r),
+        vec![(v[3], v[4]), (v[6], v[7]), (v[9], v[10])]
+    );
+    assert_eq!(r.stats.split_events, 3);
+    assert_eq!(r.stream_num, 4);
+    assert_eq!(
+        r.split.split_streams[0].iter().copied().collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    assert!(r.split.physical_to_logical.values().all(|&l| l == 0));
+    assert_eq!(r.split.stream_tasks.get(&0), Some(&3));
+    // Split events are numbered after the logical ones and named in a fresh table.
+    let ids: Vec<u32> = r.syncs.alive().map(|(_, e)| e.id).collect();
+    assert_eq!(ids, vec![0, 1, 2]);
+    assert_eq!(r.planned.iter().filter(|p| p.ty == "Send").count(), 3);
+    assert!(check(&b.sg, &r, &dependencies(&b.sg)).is_empty());
+}
+
+/// C.8 negative: under the limit nothing splits; the default limit is GE's stub 1024.
+#[test]
+fn no_split_under_limit_c8() {
+    let (b, v) = chain(10);
+    let r = b.run();
+    assert!(phys(&r, &v[1..]).iter().all(|&s| s == 0));
+    assert_eq!((r.stream_num, r.split.max_task), (1, 1024));
+    assert!(split_pairs(&r).is_empty());
+}
+
+/// C.8: task counts come from `_node_sqe_num`, then `_hccl_task_num`, then the generated
+/// tasks; a Recv costs 2 tasks and a Send 1 on its stream.
+#[test]
+fn task_counting_c8() {
+    let (mut b, v) = chain(3);
+    b.a(v[1]).node_sqe_num = Some(2);
+    b.a(v[2]).task_count = Some(5);
+    let h = b.n("h", "HcomAllReduce", HCCL);
+    b.a(h).hccl_task_num = Some(7);
+    b.d(v[3], h);
+    let r = b.run();
+    let main = ls(&r, v[1]);
+    // n1 2 + n2 5 + n3 1 + the Send of n3→h 1; h: 7 + its Recv 2.
+    assert_eq!(r.split.stream_tasks.get(&main), Some(&9));
+    assert_eq!(r.split.stream_tasks.get(&ls(&r, h)), Some(&9));
+}
+
+/// C.8: label nodes and nodes with subgraphs are never split points.
+#[test]
+fn split_exempt_node_kinds_c8() {
+    for (ty, with_subgraph) in [
+        ("LabelSet", false),
+        ("LabelGotoEx", false),
+        ("PartitionedCall", true),
+    ] {
+        let mut b = B::new();
+        let x = b.data("x");
+        let mut v = vec![x];
+        for i in 1..=6 {
+            let n = b.n(&format!("n{i}"), if i == 4 { ty } else { "Op" }, AIC);
+            b.d(v[i - 1], n);
+            v.push(n);
+        }
+        if with_subgraph {
+            let g = b.sg.add_subgraph("sub", v[4]);
+            // Fed by a subgraph Data, so no entry event adds tasks to n3.
+            let d = b.ng(g, "arg", "Data", LOCAL);
+            let inner = b.ng(g, "inner", "Op", AIC);
+            b.label(inner, "IN");
+            b.d(d, inner);
+        }
+        let r = b.run_with(&opts("max-task-normal", "30"));
+        let p = phys(&r, &v[1..6]);
+        assert_eq!(&p[..4], &[0, 0, 0, 0], "{ty}: no split at n4");
+        assert_eq!(
+            r.split.physical_to_logical[&p[4]], 0,
+            "{ty}: n5 opens a split stream"
+        );
+        assert_ne!(p[4], 0, "{ty}");
+    }
+}
+
+/// C.8: a split inside a `_continuous_stream_label` group moves the whole group; the event
+/// goes from the node before the group to its first node.
+#[test]
+fn split_keeps_continuous_stream_label_together_c8() {
+    let (mut b, v) = chain(10);
+    for &n in &v[3..5] {
+        b.a(n).continuous_stream_label = Some("c".into());
+    }
+    let r = b.run_with(&opts("max-task-normal", "30"));
+    assert_eq!(phys(&r, &v[1..6]), vec![0, 0, 1, 1, 1]);
+    assert_eq!(split_pairs(&r)[0], (v[2], v[3]));
+}
+
+/// C.8 AssignSingleStream: in single-stream mode above the normal limit a huge stream is
+/// used if supported, else the stream is split.
+#[test]
+fn huge_stream_in_single_stream_mode_c8() {
+    let (b, v) = chain(40);
+    let mut o = opts("ge.enableSingleStream", "true");
+    o.set("max-task-normal", "30").unwrap();
+    o.set("max-task-huge", "100").unwrap();
+    let r = b.run_with(&o);
+    assert!(r.split.huge_stream);
+    assert_eq!((r.stream_num, r.split.max_task), (1, 100));
+    assert!(phys(&r, &v[1..]).iter().all(|&s| s == 0));
+    o.set("huge-stream", "false").unwrap();
+    let r = b.run_with(&o);
+    assert!(!r.split.huge_stream);
+    assert!(r.stream_num > 1);
+}
+
+/// C.8: with the runtime's unlimited stream depth GE does not split.
+#[test]
+fn unlimited_depth_does_not_split_c8() {
+    let (b, _) = chain(10);
+    let mut o = opts("max-task-normal", "30");
+    o.set("unlimited-stream-depth", "true").unwrap();
+    let r = b.run_with(&o);
+    assert_eq!(r.stream_num, 1);
+    assert!(!r.split.applied);
+}
+
+/// C.8 limits: more streams than the runtime allows is a clear error.
+#[test]
+fn too_many_streams_after_split_c8() {
+    let (b, _) = chain(10);
+    let mut o = opts("max-task-normal", "30");
+    o.set("max-stream-normal", "2").unwrap();
+    let e = b.err_with(&o);
+    assert_eq!(e.kind, ErrorKind::TooManyStreams);
+    assert!(e.message.contains("limit is 2"), "{e}");
+}
+
+/// C.8 UpdateActiveStreams: an activator of a stream that splits also activates the new
+/// physical streams (same graph). StreamActive reserves ceil(tasks / max) tasks per
+/// activated stream — GE's estimate, which ignores the 27-task reserve.
+#[test]
+fn activation_updated_after_split_c8() {
+    let mut b = B::new();
+    let act = b.n("act", "StreamActive", RTS);
+    b.a(act).active_label_list = vec!["L".into()];
+    let mut prev = None;
+    let mut body = Vec::new();
+    for i in 0..8 {
+        let n = b.op(&format!("l{i}"), AIC);
+        b.label(n, "L");
+        if let Some(p) = prev {
+            b.d(p, n);
+        } else {
+            b.c(act, n);
+        }
+        prev = Some(n);
+        body.push(n);
+    }
+    let r = b.run_with(&opts("max-task-normal", "30"));
+    let logical = ls(&r, body[0]);
+    let new: Vec<StreamId> = r.split.split_streams[logical as usize]
+        .iter()
+        .copied()
+        .collect();
+    assert_eq!(new.len(), 2);
+    let mut expect = vec![logical];
+    expect.extend(&new);
+    assert_eq!(r.activation.active_streams[&act], expect);
+    assert_eq!(r.split.stream_tasks.get(&r.stream[act]), Some(&1));
+}
