@@ -283,7 +283,14 @@ impl<'a> Driver<'a> {
                     _ => parse_named_buffer(context, collector, &chunk.padded(), name)
                         .map_err(ChunkError::Fatal)?,
                 };
-                module.ok_or(ChunkError::Failed)
+                let module = module.ok_or(ChunkError::Failed)?;
+                // The parser verified each op; subgraph references span functions and are
+                // checked here (the .ge importer checks them on its AST).
+                if crate::dialect::verify_subgraphs(&module) {
+                    Ok(module)
+                } else {
+                    Err(ChunkError::Failed)
+                }
             }
             Format::Ge => {
                 let module =

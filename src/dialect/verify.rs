@@ -1,0 +1,258 @@
+//! Module-level checks of a GE module that neither MLIR's verifier nor IRDL can express:
+//! subgraph symbols must name functions of the module, a subgraph's signature must match its
+//! parent op, and no graph may (transitively) be its own subgraph.
+//!
+//! IRDL only checks that `then_branch` is a symbol reference; without these checks a
+//! hand-written `.mlir` file with `else_branch = @typo` would reach the passes, which would
+//! then silently treat the branch as absent. The `.ge` importer makes the same checks on
+//! its AST (with `.ge` locations); `ge-opt` runs this after parsing `.mlir`.
+
+use super::{
+    op_table,
+    semantics::{self, data_operands, data_results},
+    Arity, OpView, Trait,
+};
+use crate::ir::external_pass::emit_error;
+use melior::ir::{
+    attribute::{StringAttribute, TypeAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    r#type::FunctionType,
+    Module, OperationRef, RegionLike, Type, ValueLike,
+};
+use std::collections::HashMap;
+
+/// One function of the module, by symbol name.
+struct Function<'c, 'a> {
+    op: OperationRef<'c, 'a>,
+    inputs: Vec<Type<'c>>,
+    results: Vec<Type<'c>>,
+}
+
+/// Checks every subgraph reference in `module`; each problem is emitted as an error at the
+/// referencing op. Returns whether the module is sound.
+pub fn verify_subgraphs(module: &Module) -> bool {
+    let functions = functions(module);
+    let mut ok = true;
+    // Subgraph edges between functions, for the recursion check.
+    let mut calls: HashMap<String, Vec<(String, OperationRef)>> = HashMap::new();
+    for (name, function) in &functions {
+        for op in body_ops(function.op) {
+            for (attr, symbol) in subgraph_attrs(op) {
+                let Some(callee) = functions.get(&symbol) else {
+                    emit_error(
+                        op.location(),
+                        &format!(
+                            "subgraph symbol @{symbol} (attribute `{attr}`) of {} does not \
+                             name a function in this module",
+                            describe(op)
+                        ),
+                    );
+                    ok = false;
+                    continue;
+                };
+                ok &= check_signature(op, &attr, &symbol, callee);
+                calls
+                    .entry(name.clone())
+                    .or_default()
+                    .push((symbol.clone(), op));
+            }
+        }
+    }
+    ok && check_acyclic(&calls)
+}
+
+/// The functions of the module by symbol name, with their signatures.
+fn functions<'c, 'a>(module: &'a Module<'c>) -> HashMap<String, Function<'c, 'a>> {
+    let mut out = HashMap::new();
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op.name().as_string_ref().as_str() != Ok("func.func") {
+            continue;
+        }
+        let name = op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_owned());
+        let signature = op
+            .attribute("function_type")
+            .ok()
+            .and_then(|a| TypeAttribute::try_from(a).ok())
+            .and_then(|t| FunctionType::try_from(t.value()).ok());
+        if let (Some(name), Some(signature)) = (name, signature) {
+            let inputs = (0..signature.input_count())
+                .filter_map(|i| signature.input(i).ok())
+                .collect();
+            let results = (0..signature.result_count())
+                .filter_map(|i| signature.result(i).ok())
+                .collect();
+            out.insert(
+                name,
+                Function {
+                    op,
+                    inputs,
+                    results,
+                },
+            );
+        }
+    }
+    out
+}
+
+/// The ops of a function's (single) body block.
+fn body_ops<'c, 'a>(function: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    let Some(block) = function.region(0).ok().and_then(|r| r.first_block()) else {
+        return ops;
+    };
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        ops.push(op);
+    }
+    ops
+}
+
+/// `(attribute name, symbol)` for every subgraph the op references, in GE's order.
+fn subgraph_attrs(op: OperationRef) -> Vec<(String, String)> {
+    let Some(def) = semantics::semantic_def(&op) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for attr in &def.row.subgraph_attrs {
+        if let Some(symbol) = op.attr(attr).and_then(|v| v.as_symbol().map(str::to_owned)) {
+            out.push((attr.clone(), symbol));
+        }
+    }
+    for attr in &def.row.subgraph_list_attrs {
+        if let Some(list) = op.attr(attr).and_then(|v| v.as_symbols()) {
+            out.extend(list.into_iter().map(|s| (attr.clone(), s)));
+        }
+    }
+    out
+}
+
+fn describe(op: OperationRef) -> String {
+    let kind = op.name().as_string_ref().as_str().unwrap_or("?").to_owned();
+    match semantics::node_name(&op) {
+        Some(name) => format!("'{kind}' \"{name}\""),
+        None => format!("'{kind}'"),
+    }
+}
+
+fn types_text(types: &[Type]) -> String {
+    let parts: Vec<String> = types.iter().map(|t| t.to_string()).collect();
+    format!("({})", parts.join(", "))
+}
+
+/// A subgraph's arguments are the parent's data inputs after its leading single groups
+/// (If's `cond`, Case's `branch_index`); its results are the parent's data results. A
+/// While `cond` graph takes the loop values and returns one predicate.
+fn check_signature(op: OperationRef, attr: &str, symbol: &str, callee: &Function) -> bool {
+    let Some(def) = semantics::op_def(&op).or_else(|| op_table().by_op_name("ascend.op")) else {
+        return true;
+    };
+    let leading = def
+        .inputs
+        .iter()
+        .take_while(|g| g.arity == Arity::Single)
+        .count();
+    let inputs: Vec<Type> = data_operands(&op)
+        .iter()
+        .skip(leading)
+        .map(|v| v.r#type())
+        .collect();
+    let outputs: Vec<Type> = data_results(&op).iter().map(|v| v.r#type()).collect();
+    let is_while_cond = semantics::has_trait(&op, Trait::WhileFamily) && attr == "cond";
+    let mut ok = true;
+    if callee.inputs != inputs {
+        emit_error(
+            op.location(),
+            &format!(
+                "subgraph @{symbol} (attribute `{attr}`) takes {} but {} passes {}",
+                types_text(&callee.inputs),
+                describe(op),
+                types_text(&inputs)
+            ),
+        );
+        ok = false;
+    }
+    if is_while_cond {
+        if callee.results.len() != 1 {
+            emit_error(
+                op.location(),
+                &format!(
+                    "while condition @{symbol} must return one predicate, it returns {}",
+                    types_text(&callee.results)
+                ),
+            );
+            ok = false;
+        }
+    } else if callee.results != outputs {
+        emit_error(
+            op.location(),
+            &format!(
+                "subgraph @{symbol} (attribute `{attr}`) returns {} but {} produces {}",
+                types_text(&callee.results),
+                describe(op),
+                types_text(&outputs)
+            ),
+        );
+        ok = false;
+    }
+    ok
+}
+
+/// Reports a function that is (transitively) its own subgraph, at the op that closes the
+/// cycle.
+fn check_acyclic(calls: &HashMap<String, Vec<(String, OperationRef)>>) -> bool {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Open,
+        Done,
+    }
+    let mut marks: HashMap<&str, Mark> = HashMap::new();
+    let mut names: Vec<&String> = calls.keys().collect();
+    names.sort();
+    for start in names {
+        if marks.contains_key(start.as_str()) {
+            continue;
+        }
+        // Iterative DFS: (function, index of the next callee to visit).
+        let mut stack: Vec<(&str, usize)> = vec![(start.as_str(), 0)];
+        marks.insert(start.as_str(), Mark::Open);
+        while let Some((function, next)) = stack.pop() {
+            let callees = calls.get(function).map(Vec::as_slice).unwrap_or(&[]);
+            let Some((callee, op)) = callees.get(next) else {
+                marks.insert(function, Mark::Done);
+                continue;
+            };
+            stack.push((function, next + 1));
+            match marks.get(callee.as_str()) {
+                Some(Mark::Open) => {
+                    let mut cycle: Vec<&str> = stack.iter().map(|(f, _)| *f).collect();
+                    let from = cycle.iter().position(|f| *f == callee).unwrap_or(0);
+                    cycle.drain(..from);
+                    cycle.push(callee);
+                    let path: Vec<String> = cycle.iter().map(|f| format!("@{f}")).collect();
+                    emit_error(
+                        op.location(),
+                        &format!(
+                            "subgraph @{callee} is its own subgraph: {}",
+                            path.join(" -> ")
+                        ),
+                    );
+                    return false;
+                }
+                Some(Mark::Done) => {}
+                None => {
+                    marks.insert(callee.as_str(), Mark::Open);
+                    stack.push((callee.as_str(), 0));
+                }
+            }
+        }
+    }
+    true
+}
