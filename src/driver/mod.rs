@@ -256,11 +256,15 @@ impl<'a> Driver<'a> {
         drop(manager); // prints the timing report, after the statistics like mlir-opt
         Ok(match self.config.emit {
             Format::Mlir => {
-                let text = module
-                    .as_operation()
-                    .to_string_with_flags(self.printing_flags())
-                    .unwrap_or_else(|_| module.as_operation().to_string());
-                format!("{text}\n")
+                let bytes = crate::ir::source::print_operation(
+                    module.as_operation(),
+                    &self.printing_flags(),
+                );
+                // MLIR prints UTF-8; one validation of the whole text is cheap.
+                let mut text = String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                text.push('\n');
+                text
             }
             Format::Ge => syntax::print_ge(&module),
         })
