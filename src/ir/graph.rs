@@ -15,7 +15,7 @@ use melior::ir::{
     attribute::{ArrayAttribute, FlatSymbolRefAttribute},
     block::BlockLike,
     operation::OperationLike,
-    Attribute, Module, OperationRef, RegionLike,
+    Attribute, BlockRef, Module, OperationRef, RegionLike,
 };
 use petgraph::{
     graph::{DiGraph, NodeIndex},
@@ -343,7 +343,22 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
     /// Builds the tree below the function `root` (usually `main`). A function referenced
     /// twice (two parents, or a cycle) is an error: a GE subgraph has exactly one parent.
     pub fn build(module: &'a Module<'c>, root: &str) -> Result<Self, IrError> {
-        let funcs: HashMap<String, OperationRef<'c, 'a>> = prim::block_ops(module.body())
+        Self::build_in(module.body(), root)
+    }
+
+    /// [`SubgraphTree::build`] for a module given as its operation (what a pass holds).
+    pub fn build_from_op(module: OperationRef<'c, 'a>, root: &str) -> Result<Self, IrError> {
+        let body = module
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .ok_or_else(|| IrError::Structure("the module has no body".to_string()))?;
+        Self::build_in(body, root)
+    }
+
+    /// Builds the tree over the functions of the module body `body`.
+    fn build_in(body: BlockRef<'c, 'a>, root: &str) -> Result<Self, IrError> {
+        let funcs: HashMap<String, OperationRef<'c, 'a>> = prim::block_ops(body)
             .into_iter()
             .filter(|op| op.name().as_string_ref().as_str() == Ok("func.func"))
             .filter_map(|op| Some((str_attr(op, "sym_name")?.to_string(), op)))

@@ -278,6 +278,16 @@ pub fn bool_attr(op: OperationRef, name: &str) -> Option<bool> {
     BoolAttribute::try_from(attr).ok().map(|b| b.value())
 }
 
+/// A string attribute value, e.g. for [`build_op`]'s `attrs`.
+pub fn string_attribute<'c>(context: ContextRef<'c>, value: &str) -> Attribute<'c> {
+    prim::string_attr(context, value)
+}
+
+/// A bool attribute value, e.g. for [`build_op`]'s `attrs`.
+pub fn bool_attribute(context: ContextRef<'_>, value: bool) -> Attribute<'_> {
+    prim::bool_attr(context, value)
+}
+
 /// Sets any attribute (in place, through the rewriter).
 pub fn set_attr<'c>(
     rw: &Rewriter<'c, '_>,
