@@ -244,21 +244,35 @@ pub fn file_location(location: Location) -> Option<FileLoc> {
 }
 
 /// The texts of the inputs, by the name diagnostics use, for quoting source lines.
-/// Borrowed: inputs can be large.
+/// Borrowed: inputs can be large. The line starts of a text are indexed on its first
+/// quoted line, so thousands of diagnostics (GraphLint on a big graph) cost one scan.
 #[derive(Default)]
 pub struct Sources<'a> {
     texts: HashMap<&'a str, &'a str>,
+    line_starts: std::cell::RefCell<HashMap<&'a str, Vec<usize>>>,
 }
 
 impl<'a> Sources<'a> {
     /// Registers `text` as the content of `name`.
     pub fn add(&mut self, name: &'a str, text: &'a str) {
         self.texts.insert(name, text);
+        self.line_starts.get_mut().remove(name);
     }
 
-    fn line(&self, location: &FileLoc) -> Option<&str> {
-        let text = self.texts.get(location.file.as_str())?;
-        text.lines().nth(location.line.checked_sub(1)?)
+    fn line(&self, location: &FileLoc) -> Option<&'a str> {
+        let (&name, &text) = self.texts.get_key_value(location.file.as_str())?;
+        let mut index = self.line_starts.borrow_mut();
+        let starts = index.entry(name).or_insert_with(|| {
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let start = *starts.get(location.line.checked_sub(1)?)?;
+        if start >= text.len() {
+            return None; // past the last line (a trailing newline starts no line)
+        }
+        let line = text[start..].split('\n').next()?;
+        Some(line.strip_suffix('\r').unwrap_or(line))
     }
 }
 

@@ -113,30 +113,32 @@ struct Counters {
 
 impl Counters {
     fn new(options: &PassOptions, stage: Stage) -> Self {
-        let warnings = matches!(stage, Stage::Lint | Stage::Pipeline).then(|| {
-            options.statistic(
-                "num-warnings",
-                "Number of W18888 warnings (unordered accesses)",
-            )
-        });
-        Counters {
-            visited: options.statistic("num-nodes-visited", "Number of nodes the pass examined"),
-            inserted: options.statistic(
+        let stat = |name, description| options.statistic(name, description);
+        let mut counters = Counters {
+            visited: stat("num-nodes-visited", "Number of nodes the pass examined"),
+            inserted: stat(
                 "num-identities-inserted",
                 "Number of Identity copies inserted",
             ),
-            split: options.statistic(
+            split: stat(
                 "num-identities-split",
                 "Number of shared Identities split (B.9)",
             ),
-            removed: options.statistic("num-identities-removed", "Number of Identities removed"),
-            other: options.statistic(
+            removed: stat("num-identities-removed", "Number of Identities removed"),
+            other: stat(
                 "num-other-nodes-inserted",
                 "Number of AtomicAddrClean / Assign nodes inserted",
             ),
-            attrs: options.statistic("num-attrs-set", "Number of GE attributes set on nodes"),
-            warnings,
+            attrs: stat("num-attrs-set", "Number of GE attributes set on nodes"),
+            warnings: None,
+        };
+        if matches!(stage, Stage::Lint | Stage::Pipeline) {
+            counters.warnings = Some(stat(
+                "num-warnings",
+                "Number of W18888 warnings (unordered accesses)",
+            ));
         }
+        counters
     }
 
     fn count(&self, plan: &Plan) {
@@ -221,26 +223,36 @@ impl MemoryPass {
             );
             return Err(PassFailed);
         }
+        let t0 = std::time::Instant::now();
         let mut model = IrModel::build(module, &self.root).map_err(|e| {
             self.report(LocatedError {
                 message: format!("{}: {}", self.flag, e.message),
                 ..e
             })
         })?;
+        let tb = std::time::Instant::now();
+        if std::env::var_os("GE_MEM_TIMING").is_some() {
+            eprintln!("TIMING build {:?}", tb - t0);
+        }
         let plans = self.plan(&mut model.graph).map_err(|e| {
             self.report(LocatedError {
                 location: model.location(e.node),
                 message: format!("{}: {}", self.flag, e.message),
             })
         })?;
+        let t1 = std::time::Instant::now();
         let rewriter = IrRewriter::for_op(module);
         let rw = rewriter.rewriter();
         for plan in &plans {
             self.counters.count(plan);
             apply_plan(&mut model, plan, &rw, self.remarks).map_err(|e| self.report(e))?;
         }
+        let t2 = std::time::Instant::now();
         if matches!(self.stage, Stage::Lint | Stage::Pipeline) {
             self.lint(&model);
+        }
+        if std::env::var_os("GE_MEM_TIMING").is_some() {
+            eprintln!("TIMING build+plan {:?} apply {:?} lint {:?}", t1 - t0, t2 - t1, t2.elapsed());
         }
         Ok(())
     }
