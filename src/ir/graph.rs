@@ -12,7 +12,7 @@ use super::{
     prim,
 };
 use melior::ir::{
-    attribute::{ArrayAttribute, FlatSymbolRefAttribute},
+    attribute::{ArrayAttribute, AttributeLike, FlatSymbolRefAttribute},
     block::BlockLike,
     operation::OperationLike,
     Attribute, BlockRef, Module, OperationRef, RegionLike,
@@ -259,13 +259,23 @@ pub struct SubgraphRef {
 }
 
 /// The symbols an attribute names: a flat symbol ref, or an array of them.
+///
+/// Kinds are tested with `is_*` before converting: melior's failing `try_from` prints the
+/// whole attribute into its error, which for a `dense<...>` value costs more than the rest
+/// of the walk.
 fn symbols_in(attr: Attribute) -> Vec<String> {
-    if let Ok(sym) = FlatSymbolRefAttribute::try_from(attr) {
-        return vec![sym.value().to_string()];
+    if attr.is_flat_symbol_ref() {
+        if let Ok(sym) = FlatSymbolRefAttribute::try_from(attr) {
+            return vec![sym.value().to_string()];
+        }
+    }
+    if !attr.is_array() {
+        return Vec::new();
     }
     if let Ok(array) = ArrayAttribute::try_from(attr) {
         let all: Vec<String> = (0..array.len())
             .filter_map(|i| array.element(i).ok())
+            .filter(|a| a.is_flat_symbol_ref())
             .filter_map(|a| FlatSymbolRefAttribute::try_from(a).ok())
             .map(|s| s.value().to_string())
             .collect();

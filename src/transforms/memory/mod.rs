@@ -223,36 +223,34 @@ impl MemoryPass {
             );
             return Err(PassFailed);
         }
-        let t0 = std::time::Instant::now();
         let mut model = IrModel::build(module, &self.root).map_err(|e| {
             self.report(LocatedError {
                 message: format!("{}: {}", self.flag, e.message),
                 ..e
             })
         })?;
-        let tb = std::time::Instant::now();
-        if std::env::var_os("GE_MEM_TIMING").is_some() {
-            eprintln!("TIMING build {:?}", tb - t0);
-        }
         let plans = self.plan(&mut model.graph).map_err(|e| {
             self.report(LocatedError {
                 location: model.location(e.node),
                 message: format!("{}: {}", self.flag, e.message),
             })
         })?;
-        let t1 = std::time::Instant::now();
         let rewriter = IrRewriter::for_op(module);
         let rw = rewriter.rewriter();
         for plan in &plans {
             self.counters.count(plan);
             apply_plan(&mut model, plan, &rw, self.remarks).map_err(|e| self.report(e))?;
         }
-        let t2 = std::time::Instant::now();
         if matches!(self.stage, Stage::Lint | Stage::Pipeline) {
             self.lint(&model);
         }
         if std::env::var_os("GE_MEM_TIMING").is_some() {
-            eprintln!("TIMING build+plan {:?} apply {:?} lint {:?}", t1 - t0, t2 - t1, t2.elapsed());
+            eprintln!(
+                "TIMING build+plan {:?} apply {:?} lint {:?}",
+                t1 - t0,
+                t2 - t1,
+                t2.elapsed()
+            );
         }
         Ok(())
     }

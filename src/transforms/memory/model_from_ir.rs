@@ -349,10 +349,11 @@ fn is_dynamic(ty: Type) -> bool {
     if !ty.is_tensor() {
         return false;
     }
-    match RankedTensorType::try_from(ty) {
-        Ok(ranked) => !ranked.has_static_shape(),
-        Err(_) => true, // unranked
+    if !ty.is_ranked_tensor() {
+        return true; // unranked
     }
+    // `is_ranked_tensor` first: a failing `try_from` prints the type into its error.
+    RankedTensorType::try_from(ty).is_ok_and(|ranked| !ranked.has_static_shape())
 }
 
 /// The semantic flags of an ascend op, from the op table and the op's GE attributes.
