@@ -244,14 +244,6 @@ impl MemoryPass {
         if matches!(self.stage, Stage::Lint | Stage::Pipeline) {
             self.lint(&model);
         }
-        if std::env::var_os("GE_MEM_TIMING").is_some() {
-            eprintln!(
-                "TIMING build+plan {:?} apply {:?} lint {:?}",
-                t1 - t0,
-                t2 - t1,
-                t2.elapsed()
-            );
-        }
         Ok(())
     }
 
