@@ -103,19 +103,26 @@ pub enum Stage {
 #[derive(Clone)]
 struct Counters {
     visited: Statistic,
+    /// Edit counters (not for the lint, which edits nothing).
+    edits: Option<EditCounters>,
+    /// W18888 warnings (lint and pipeline only).
+    warnings: Option<Statistic>,
+}
+
+#[derive(Clone)]
+struct EditCounters {
     inserted: Statistic,
     split: Statistic,
     removed: Statistic,
     other: Statistic,
     attrs: Statistic,
-    warnings: Option<Statistic>,
 }
 
 impl Counters {
     fn new(options: &PassOptions, stage: Stage) -> Self {
         let stat = |name, description| options.statistic(name, description);
-        let mut counters = Counters {
-            visited: stat("num-nodes-visited", "Number of nodes the pass examined"),
+        let visited = stat("num-nodes-visited", "Number of nodes the pass examined");
+        let edits = (stage != Stage::Lint).then(|| EditCounters {
             inserted: stat(
                 "num-identities-inserted",
                 "Number of Identity copies inserted",
@@ -130,25 +137,30 @@ impl Counters {
                 "Number of AtomicAddrClean / Assign nodes inserted",
             ),
             attrs: stat("num-attrs-set", "Number of GE attributes set on nodes"),
-            warnings: None,
-        };
-        if matches!(stage, Stage::Lint | Stage::Pipeline) {
-            counters.warnings = Some(stat(
+        });
+        let warnings = matches!(stage, Stage::Lint | Stage::Pipeline).then(|| {
+            stat(
                 "num-warnings",
                 "Number of W18888 warnings (unordered accesses)",
-            ));
+            )
+        });
+        Counters {
+            visited,
+            edits,
+            warnings,
         }
-        counters
     }
 
     fn count(&self, plan: &Plan) {
         let s = &plan.stats;
         self.visited.add(s.nodes_visited);
-        self.inserted.add(s.identities_inserted);
-        self.split.add(s.identities_split);
-        self.removed.add(s.identities_removed);
-        self.other.add(s.other_nodes_inserted);
-        self.attrs.add(s.attrs_set);
+        if let Some(e) = &self.edits {
+            e.inserted.add(s.identities_inserted);
+            e.split.add(s.identities_split);
+            e.removed.add(s.identities_removed);
+            e.other.add(s.other_nodes_inserted);
+            e.attrs.add(s.attrs_set);
+        }
     }
 }
 
