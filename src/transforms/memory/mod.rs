@@ -40,6 +40,8 @@ pub mod mem_rw_conflict;
 pub mod model_from_ir;
 pub mod pipeline;
 pub mod subgraph_isolate;
+#[cfg(test)]
+mod tests;
 
 use crate::{
     analysis::memory::{
