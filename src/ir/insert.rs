@@ -13,8 +13,8 @@ use super::{
     error::IrError,
     ops::{
         build_op, ctrl_operands, ctrl_result, ctrl_successors, data_operands, data_results,
-        display_name, ge_type, has_ctrl_edge, node_name, num_data_operands, op_def, producer,
-        set_operands, uses, OpKey, Use, NAME_ATTR,
+        display_name, has_ctrl_edge, node_name, num_data_operands, op_def, producer, set_operands,
+        uses, OpKey, Use, NAME_ATTR,
     },
     prim,
     rewriter::Rewriter,
