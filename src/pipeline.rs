@@ -28,7 +28,7 @@ pub use build::{is_pass_flag, Pipeline, Step};
 pub use options::{OptionKind, OptionSpec, OptionValue, PassOptions};
 pub use statistics::{PassStatistics, Statistic};
 
-use crate::transforms::topo_order;
+use crate::transforms::{memory, topo_order};
 use melior::pass::Pass;
 
 /// Builds the MLIR pass for one instance of a registered pass.
@@ -48,13 +48,63 @@ pub struct PassInfo {
 }
 
 /// The registry. Keep rows sorted by flag.
-pub static PASSES: &[PassInfo] = &[PassInfo {
-    flag: "ascend-topo-order",
-    description: "Number every ascend op of every function in topological (program) order: \
-                  `topo_id` attribute",
-    options: topo_order::OPTIONS,
-    create: topo_order::create,
-}];
+pub static PASSES: &[PassInfo] = &[
+    PassInfo {
+        flag: "ascend-topo-order",
+        description: "Number every ascend op of every function in topological (program) order: \
+                      `topo_id` attribute",
+        options: topo_order::OPTIONS,
+        create: topo_order::create,
+    },
+    PassInfo {
+        flag: "atomic-addr-clean",
+        description: "GE AtomicAddrCleanPass: AtomicAddrClean nodes zeroing atomic outputs \
+                      (one per loop-free graph, per atomic op in loops, per graph-output op)",
+        options: memory::atomic_addr_clean::OPTIONS,
+        create: memory::atomic_addr_clean::create,
+    },
+    PassInfo {
+        flag: "ge-memory-pipeline",
+        description: "The GE memory passes in order (hccl-memcpy, hccl-continuous-memcpy, \
+                      subgraph-isolate, atomic-addr-clean, mem-rw-conflict), then graph-lint",
+        options: memory::pipeline::OPTIONS,
+        create: memory::pipeline::create,
+    },
+    PassInfo {
+        flag: "graph-lint",
+        description: "GE GraphLint: warn (W18888) about writers of a shared tensor that are not \
+                      ordered with the other writers and readers",
+        options: memory::graph_lint::OPTIONS,
+        create: memory::graph_lint::create,
+    },
+    PassInfo {
+        flag: "hccl-continuous-memcpy",
+        description: "GE HcclContinuousMemcpyPass: isolate Data/Const/Variable and shared inputs \
+                      of continuous-input and P2P-input ops",
+        options: memory::hccl_continuous_memcpy::OPTIONS,
+        create: memory::hccl_continuous_memcpy::create,
+    },
+    PassInfo {
+        flag: "hccl-memcpy",
+        description: "GE HcclMemcpyPass: isolate inputs that _input_mutable (HCCL) ops overwrite",
+        options: memory::hccl_memcpy::OPTIONS,
+        create: memory::hccl_memcpy::create,
+    },
+    PassInfo {
+        flag: "mem-rw-conflict",
+        description: "GE HandleMemoryRWConflict: Identity copies where a write would be seen by \
+                      another reader (the RW decision matrix)",
+        options: memory::mem_rw_conflict::OPTIONS,
+        create: memory::mem_rw_conflict::create,
+    },
+    PassInfo {
+        flag: "subgraph-isolate",
+        description: "GE SubgraphPass: Memcpy Identities isolating control-flow subgraph inputs \
+                      and outputs",
+        options: memory::subgraph_isolate::OPTIONS,
+        create: memory::subgraph_isolate::create,
+    },
+];
 
 /// Looks a pass up by flag / pipeline name.
 pub fn lookup(flag: &str) -> Option<&'static PassInfo> {

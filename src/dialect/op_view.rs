@@ -153,46 +153,64 @@ pub fn is_ctrl_type(ty: Type<'_>) -> bool {
 }
 
 /// Converts an MLIR attribute to an [`AttrValue`].
+///
+/// Each kind is tested with `is_*` before converting: melior's failing `try_from` prints
+/// the attribute into its error message, which made every lookup of a non-bool attribute
+/// print it several times.
 pub fn convert_attribute(attr: Attribute<'_>) -> AttrValue {
-    if let Ok(b) = BoolAttribute::try_from(attr) {
-        return AttrValue::Bool(b.value());
+    if attr.is_bool() {
+        if let Ok(b) = BoolAttribute::try_from(attr) {
+            return AttrValue::Bool(b.value());
+        }
     }
     if attr.is_unit() {
         return AttrValue::Bool(true);
     }
-    if let Ok(i) = IntegerAttribute::try_from(attr) {
-        return AttrValue::Int(i.value());
+    if attr.is_integer() {
+        if let Ok(i) = IntegerAttribute::try_from(attr) {
+            return AttrValue::Int(i.value());
+        }
     }
-    if let Ok(s) = StringAttribute::try_from(attr) {
-        return AttrValue::Str(s.value().to_string());
+    if attr.is_string() {
+        if let Ok(s) = StringAttribute::try_from(attr) {
+            return AttrValue::Str(s.value().to_string());
+        }
     }
-    if let Ok(s) = FlatSymbolRefAttribute::try_from(attr) {
-        return AttrValue::Symbol(s.value().to_string());
+    if attr.is_flat_symbol_ref() {
+        if let Ok(s) = FlatSymbolRefAttribute::try_from(attr) {
+            return AttrValue::Symbol(s.value().to_string());
+        }
     }
     if attr.is_symbol_ref() {
         // A nested reference `@a::@b`: keep its printed form without the leading `@`.
         return AttrValue::Symbol(attr.to_string().trim_start_matches('@').to_string());
     }
-    if let Ok(a) = ArrayAttribute::try_from(attr) {
-        let items = (0..a.len())
-            .filter_map(|i| a.element(i).ok())
-            .map(convert_attribute)
-            .collect();
-        return AttrValue::List(items);
+    if attr.is_array() {
+        if let Ok(a) = ArrayAttribute::try_from(attr) {
+            let items = (0..a.len())
+                .filter_map(|i| a.element(i).ok())
+                .map(convert_attribute)
+                .collect();
+            return AttrValue::List(items);
+        }
     }
-    if let Ok(a) = DenseI32ArrayAttribute::try_from(attr) {
-        let items = (0..a.len())
-            .filter_map(|i| a.element(i).ok())
-            .map(|v| AttrValue::Int(i64::from(v)))
-            .collect();
-        return AttrValue::List(items);
+    if attr.is_dense_i32_array() {
+        if let Ok(a) = DenseI32ArrayAttribute::try_from(attr) {
+            let items = (0..a.len())
+                .filter_map(|i| a.element(i).ok())
+                .map(|v| AttrValue::Int(i64::from(v)))
+                .collect();
+            return AttrValue::List(items);
+        }
     }
-    if let Ok(a) = DenseI64ArrayAttribute::try_from(attr) {
-        let items = (0..a.len())
-            .filter_map(|i| a.element(i).ok())
-            .map(AttrValue::Int)
-            .collect();
-        return AttrValue::List(items);
+    if attr.is_dense_i64_array() {
+        if let Ok(a) = DenseI64ArrayAttribute::try_from(attr) {
+            let items = (0..a.len())
+                .filter_map(|i| a.element(i).ok())
+                .map(AttrValue::Int)
+                .collect();
+            return AttrValue::List(items);
+        }
     }
     AttrValue::Other
 }

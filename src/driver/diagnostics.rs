@@ -1,6 +1,7 @@
 //! Collecting MLIR diagnostics into owned values, and printing them like `mlir-opt`:
 //! `file:line:col: error: message`, then the source line and a caret.
 
+use crate::ir::diagnostics::{attach_sink, ExtraSeverity, Note, SinkGuard};
 use melior::{
     diagnostic::{Diagnostic, DiagnosticSeverity},
     ir::Location,
@@ -72,17 +73,37 @@ struct State {
     renames: Vec<(String, String)>,
 }
 
-/// Collects every diagnostic of a context (the handler claims them, so MLIR prints none).
+/// Collects every diagnostic of a context (the handler claims them, so MLIR prints none),
+/// including the warnings and remarks of our passes ([`crate::ir::diagnostics`]: the C API
+/// cannot emit those), in emission order.
 #[derive(Clone)]
 pub struct DiagnosticCollector {
     state: Arc<Mutex<State>>,
+    /// Keeps the warning/remark sink attached while the collector lives.
+    _sink: Arc<SinkGuard>,
 }
 
 impl DiagnosticCollector {
     /// Attaches a collecting handler to `context`, for the context's lifetime.
     pub fn attach(context: &Context) -> Self {
+        let state: Arc<Mutex<State>> = Arc::default();
+        let shared = state.clone();
+        let sink = attach_sink(
+            Location::unknown(context),
+            Arc::new(
+                move |severity: ExtraSeverity,
+                      location: Location<'_>,
+                      message: &str,
+                      notes: &[Note<'_, '_>]| {
+                    let mut state = lock(&shared);
+                    let diag = convert_extra(severity, location, message, notes, &state.renames);
+                    state.diagnostics.push(diag);
+                },
+            ),
+        );
         let collector = Self {
-            state: Arc::default(),
+            state,
+            _sink: Arc::new(sink),
         };
         let shared = collector.clone();
         context.attach_diagnostic_handler(move |diagnostic| {
@@ -110,10 +131,58 @@ impl DiagnosticCollector {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.state)
     }
+}
+
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A diagnostic of a located position, for the warnings / remarks of our passes.
+fn located(
+    severity: Severity,
+    location: Location,
+    message: &str,
+    renames: &[(String, String)],
+) -> Diag {
+    let file_location = file_location(location).map(|mut loc| {
+        if let Some((_, to)) = renames.iter().find(|(from, _)| *from == loc.file) {
+            loc.file.clone_from(to);
+        }
+        loc
+    });
+    Diag {
+        severity,
+        location_text: match &file_location {
+            Some(loc) => format!("{}:{}:{}", loc.file, loc.line, loc.column),
+            None => location.to_string(),
+        },
+        location: file_location,
+        message: message.to_owned(),
+        notes: Vec::new(),
+    }
+}
+
+fn convert_extra(
+    severity: ExtraSeverity,
+    location: Location,
+    message: &str,
+    notes: &[Note],
+    renames: &[(String, String)],
+) -> Diag {
+    let severity = match severity {
+        ExtraSeverity::Warning => Severity::Warning,
+        ExtraSeverity::Remark => Severity::Remark,
+    };
+    let mut diag = located(severity, location, message, renames);
+    diag.notes = notes
+        .iter()
+        .map(|n| located(Severity::Note, n.location, n.message, renames))
+        .collect();
+    diag
 }
 
 fn convert(diagnostic: &Diagnostic, renames: &[(String, String)]) -> Diag {
@@ -175,21 +244,35 @@ pub fn file_location(location: Location) -> Option<FileLoc> {
 }
 
 /// The texts of the inputs, by the name diagnostics use, for quoting source lines.
-/// Borrowed: inputs can be large.
+/// Borrowed: inputs can be large. The line starts of a text are indexed on its first
+/// quoted line, so thousands of diagnostics (GraphLint on a big graph) cost one scan.
 #[derive(Default)]
 pub struct Sources<'a> {
     texts: HashMap<&'a str, &'a str>,
+    line_starts: std::cell::RefCell<HashMap<&'a str, Vec<usize>>>,
 }
 
 impl<'a> Sources<'a> {
     /// Registers `text` as the content of `name`.
     pub fn add(&mut self, name: &'a str, text: &'a str) {
         self.texts.insert(name, text);
+        self.line_starts.get_mut().remove(name);
     }
 
-    fn line(&self, location: &FileLoc) -> Option<&str> {
-        let text = self.texts.get(location.file.as_str())?;
-        text.lines().nth(location.line.checked_sub(1)?)
+    fn line(&self, location: &FileLoc) -> Option<&'a str> {
+        let (&name, &text) = self.texts.get_key_value(location.file.as_str())?;
+        let mut index = self.line_starts.borrow_mut();
+        let starts = index.entry(name).or_insert_with(|| {
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let start = *starts.get(location.line.checked_sub(1)?)?;
+        if start >= text.len() {
+            return None; // past the last line (a trailing newline starts no line)
+        }
+        let line = text[start..].split('\n').next()?;
+        Some(line.strip_suffix('\r').unwrap_or(line))
     }
 }
 

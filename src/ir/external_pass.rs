@@ -104,6 +104,14 @@ pub fn emit_error(location: Location<'_>, message: &str) {
     unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
 }
 
+/// The operation a pass runs on, as a plain `OperationRef` (what the IR helpers take),
+/// borrowed from the pass's `OperationRefMut`.
+pub fn as_op_ref<'c, 'a>(operation: &'a OperationRefMut<'c, '_>) -> OperationRef<'c, 'a> {
+    // SAFETY: the same live op; the shared reference borrows the mutable one for 'a, so no
+    // mutation through `operation` can happen while the returned reference is used.
+    unsafe { OperationRef::from_raw(operation.to_raw()) }
+}
+
 /// Builds the attribute `value : i<bits>` from a `ContextRef` (what a pass holds; melior
 /// builds types only from a `&Context`).
 pub fn integer_attribute<'c>(

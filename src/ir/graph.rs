@@ -12,10 +12,10 @@ use super::{
     prim,
 };
 use melior::ir::{
-    attribute::{ArrayAttribute, FlatSymbolRefAttribute},
+    attribute::{ArrayAttribute, AttributeLike, FlatSymbolRefAttribute},
     block::BlockLike,
     operation::OperationLike,
-    Attribute, Module, OperationRef, RegionLike,
+    Attribute, BlockRef, Module, OperationRef, RegionLike,
 };
 use petgraph::{
     graph::{DiGraph, NodeIndex},
@@ -259,13 +259,23 @@ pub struct SubgraphRef {
 }
 
 /// The symbols an attribute names: a flat symbol ref, or an array of them.
+///
+/// Kinds are tested with `is_*` before converting: melior's failing `try_from` prints the
+/// whole attribute into its error, which for a `dense<...>` value costs more than the rest
+/// of the walk.
 fn symbols_in(attr: Attribute) -> Vec<String> {
-    if let Ok(sym) = FlatSymbolRefAttribute::try_from(attr) {
-        return vec![sym.value().to_string()];
+    if attr.is_flat_symbol_ref() {
+        if let Ok(sym) = FlatSymbolRefAttribute::try_from(attr) {
+            return vec![sym.value().to_string()];
+        }
+    }
+    if !attr.is_array() {
+        return Vec::new();
     }
     if let Ok(array) = ArrayAttribute::try_from(attr) {
         let all: Vec<String> = (0..array.len())
             .filter_map(|i| array.element(i).ok())
+            .filter(|a| a.is_flat_symbol_ref())
             .filter_map(|a| FlatSymbolRefAttribute::try_from(a).ok())
             .map(|s| s.value().to_string())
             .collect();
@@ -343,7 +353,22 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
     /// Builds the tree below the function `root` (usually `main`). A function referenced
     /// twice (two parents, or a cycle) is an error: a GE subgraph has exactly one parent.
     pub fn build(module: &'a Module<'c>, root: &str) -> Result<Self, IrError> {
-        let funcs: HashMap<String, OperationRef<'c, 'a>> = prim::block_ops(module.body())
+        Self::build_in(module.body(), root)
+    }
+
+    /// [`SubgraphTree::build`] for a module given as its operation (what a pass holds).
+    pub fn build_from_op(module: OperationRef<'c, 'a>, root: &str) -> Result<Self, IrError> {
+        let body = module
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .ok_or_else(|| IrError::Structure("the module has no body".to_string()))?;
+        Self::build_in(body, root)
+    }
+
+    /// Builds the tree over the functions of the module body `body`.
+    fn build_in(body: BlockRef<'c, 'a>, root: &str) -> Result<Self, IrError> {
+        let funcs: HashMap<String, OperationRef<'c, 'a>> = prim::block_ops(body)
             .into_iter()
             .filter(|op| op.name().as_string_ref().as_str() == Ok("func.func"))
             .filter_map(|op| Some((str_attr(op, "sym_name")?.to_string(), op)))

@@ -22,6 +22,7 @@
 //! stays valid until its op is erased; erasing goes through [`Rewriter::erase`], which
 //! refuses ops that still have uses.
 
+pub mod diagnostics;
 mod error;
 pub mod external_pass;
 pub mod graph;

@@ -9,7 +9,7 @@ use super::{error::IrError, prim, rewriter::Rewriter};
 use crate::dialect::{op_table, OpDef};
 use melior::{
     ir::{
-        attribute::{BoolAttribute, IntegerAttribute, StringAttribute},
+        attribute::{AttributeLike, BoolAttribute, IntegerAttribute, StringAttribute},
         block::BlockArgument,
         operation::{OperationBuilder, OperationLike, OperationResult},
         Attribute, Location, Operation, OperationRef, Type, Value, ValueLike,
@@ -260,22 +260,35 @@ pub fn display_name(op: OperationRef) -> String {
     }
 }
 
+// The readers test the kind with `is_*` first: melior's failing `try_from` prints the
+// attribute into its error message, which is slow for large attributes.
+
 /// A string attribute.
 pub fn str_attr<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<&'c str> {
-    let attr = op.attribute(name).ok()?;
+    let attr = op.attribute(name).ok().filter(|a| a.is_string())?;
     StringAttribute::try_from(attr).ok().map(|s| s.value())
 }
 
 /// An integer attribute (signless / signed, as GE stores them).
 pub fn int_attr(op: OperationRef, name: &str) -> Option<i64> {
-    let attr = op.attribute(name).ok()?;
+    let attr = op.attribute(name).ok().filter(|a| a.is_integer())?;
     IntegerAttribute::try_from(attr).ok().map(|i| i.value())
 }
 
 /// A bool attribute.
 pub fn bool_attr(op: OperationRef, name: &str) -> Option<bool> {
-    let attr = op.attribute(name).ok()?;
+    let attr = op.attribute(name).ok().filter(|a| a.is_bool())?;
     BoolAttribute::try_from(attr).ok().map(|b| b.value())
+}
+
+/// A string attribute value, e.g. for [`build_op`]'s `attrs`.
+pub fn string_attribute<'c>(context: ContextRef<'c>, value: &str) -> Attribute<'c> {
+    prim::string_attr(context, value)
+}
+
+/// A bool attribute value, e.g. for [`build_op`]'s `attrs`.
+pub fn bool_attribute(context: ContextRef<'_>, value: bool) -> Attribute<'_> {
+    prim::bool_attr(context, value)
 }
 
 /// Sets any attribute (in place, through the rewriter).

@@ -175,6 +175,13 @@ impl<'c> IrRewriter<'c> {
         }
     }
 
+    /// A rewriter for the context of `op`: what a pass has (it holds ops, not a `&Context`).
+    pub fn for_op(op: OperationRef<'c, '_>) -> Self {
+        Self {
+            inner: MeliorIrRewriter::from_op(op),
+        }
+    }
+
     /// The handle the helpers take.
     pub fn rewriter(&self) -> Rewriter<'c, '_> {
         Rewriter::from_base(self.inner.as_rewriter_base())

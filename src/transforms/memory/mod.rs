@@ -1,0 +1,303 @@
+//! The memory read/write conflict passes of issue 3 as `ge-opt` passes.
+//!
+//! Each pass is the same three steps, around a decision engine of
+//! [`crate::analysis::memory`]:
+//! 1. [`model_from_ir::IrModel::build`]: the whole module (root `@main` and its subgraphs)
+//!    as a [`MemGraph`](crate::analysis::memory::model::MemGraph);
+//! 2. the planner decides, on the model, and returns an ordered edit [`Plan`];
+//! 3. [`apply_plan::apply_plan`] replays the plan on the IR with the `ir` helpers.
+//!
+//! A planner error (an invalid RW combination, a malformed subgraph) is reported as an MLIR
+//! error at the op it is about and fails the pass; the IR is untouched because nothing is
+//! applied before planning succeeded.
+//!
+//! | flag | GE | file |
+//! |---|---|---|
+//! | `--hccl-memcpy` | HcclMemcpyPass | [`hccl_memcpy`] |
+//! | `--hccl-continuous-memcpy` | HcclContinuousMemcpyPass | [`hccl_continuous_memcpy`] |
+//! | `--subgraph-isolate` | SubgraphPass | [`subgraph_isolate`] |
+//! | `--atomic-addr-clean` | AtomicAddrCleanPass | [`atomic_addr_clean`] |
+//! | `--mem-rw-conflict` | HandleMemoryRWConflict | [`mem_rw_conflict`] |
+//! | `--graph-lint` | GraphLint (W18888) | [`graph_lint`] |
+//! | `--ge-memory-pipeline` | the five in GE's order, then the lint | [`pipeline`] |
+//!
+//! Every pass runs on the `builtin.module` (GE passes see the root graph with all its
+//! subgraphs) and takes `root=<func>` (default `main`) and `remarks=<bool>`: with
+//! `remarks=true` every op the pass inserts is announced by a remark at its location
+//! (`ascend.reason` holds the same explanation on the op). Warnings, remarks and notes go
+//! through [`crate::ir::diagnostics`], since the C API can only emit errors.
+//!
+//! Statistics (`--mlir-pass-statistics`): `num-nodes-visited`, `num-identities-inserted`,
+//! `num-identities-split`, `num-identities-removed`, `num-other-nodes-inserted`,
+//! `num-attrs-set`, and for the lint `num-warnings`.
+
+pub mod apply_plan;
+pub mod atomic_addr_clean;
+pub mod graph_lint;
+pub mod hccl_continuous_memcpy;
+pub mod hccl_memcpy;
+pub mod mem_rw_conflict;
+pub mod model_from_ir;
+pub mod pipeline;
+pub mod subgraph_isolate;
+#[cfg(test)]
+mod tests;
+
+use crate::{
+    analysis::memory::{
+        atomic_addr_clean::AtomicOptions,
+        graph_lint::lint,
+        model::{MemError, MemGraph},
+        plan::Plan,
+    },
+    ir::{
+        diagnostics::{emit_warning, Note},
+        external_pass::{as_op_ref, emit_error, PassFailed, RustPass},
+        IrRewriter,
+    },
+    pipeline::{OptionKind, OptionSpec, PassOptions, Statistic},
+};
+use apply_plan::apply_plan;
+use melior::ir::operation::{OperationLike, OperationRefMut};
+use model_from_ir::{IrModel, LocatedError};
+
+/// `root`: the function that is GE's root graph.
+pub const ROOT_OPTION: OptionSpec = OptionSpec {
+    name: "root",
+    kind: OptionKind::String,
+    default: "main",
+    help: "the function that is the root graph",
+};
+
+/// `remarks`: one remark per inserted op.
+pub const REMARKS_OPTION: OptionSpec = OptionSpec {
+    name: "remarks",
+    kind: OptionKind::Bool,
+    default: "false",
+    help: "emit a remark for every op the pass inserts (its ascend.reason)",
+};
+
+/// `clean-separately`: GE's `ge.atomicCleanPolicy = 1`.
+pub const CLEAN_SEPARATELY_OPTION: OptionSpec = OptionSpec {
+    name: "clean-separately",
+    kind: OptionKind::Bool,
+    default: "false",
+    help: "every atomic op cleans its own output (ge.atomicCleanPolicy=1): no AtomicAddrClean",
+};
+
+/// The options every memory pass has.
+pub const COMMON_OPTIONS: &[OptionSpec] = &[ROOT_OPTION, REMARKS_OPTION];
+
+/// What a memory pass instance runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    HcclMemcpy,
+    HcclContinuousMemcpy,
+    SubgraphIsolate,
+    AtomicAddrClean,
+    RwConflict,
+    Lint,
+    /// Stages 1-5 in GE's order (until a round plans nothing), then the lint.
+    Pipeline,
+}
+
+/// The counters of one pass instance.
+#[derive(Clone)]
+struct Counters {
+    visited: Statistic,
+    /// Edit counters (not for the lint, which edits nothing).
+    edits: Option<EditCounters>,
+    /// W18888 warnings (lint and pipeline only).
+    warnings: Option<Statistic>,
+}
+
+#[derive(Clone)]
+struct EditCounters {
+    inserted: Statistic,
+    split: Statistic,
+    removed: Statistic,
+    other: Statistic,
+    attrs: Statistic,
+}
+
+impl Counters {
+    fn new(options: &PassOptions, stage: Stage) -> Self {
+        let stat = |name, description| options.statistic(name, description);
+        let visited = stat("num-nodes-visited", "Number of nodes the pass examined");
+        let edits = (stage != Stage::Lint).then(|| EditCounters {
+            inserted: stat(
+                "num-identities-inserted",
+                "Number of Identity copies inserted",
+            ),
+            split: stat(
+                "num-identities-split",
+                "Number of shared Identities split (B.9)",
+            ),
+            removed: stat("num-identities-removed", "Number of Identities removed"),
+            other: stat(
+                "num-other-nodes-inserted",
+                "Number of AtomicAddrClean / Assign nodes inserted",
+            ),
+            attrs: stat("num-attrs-set", "Number of GE attributes set on nodes"),
+        });
+        let warnings = matches!(stage, Stage::Lint | Stage::Pipeline).then(|| {
+            stat(
+                "num-warnings",
+                "Number of W18888 warnings (unordered accesses)",
+            )
+        });
+        Counters {
+            visited,
+            edits,
+            warnings,
+        }
+    }
+
+    fn count(&self, plan: &Plan) {
+        let s = &plan.stats;
+        self.visited.add(s.nodes_visited);
+        if let Some(e) = &self.edits {
+            e.inserted.add(s.identities_inserted);
+            e.split.add(s.identities_split);
+            e.removed.add(s.identities_removed);
+            e.other.add(s.other_nodes_inserted);
+            e.attrs.add(s.attrs_set);
+        }
+    }
+}
+
+/// One memory pass: a stage plus its options.
+#[derive(Clone)]
+pub struct MemoryPass {
+    stage: Stage,
+    flag: &'static str,
+    root: String,
+    remarks: bool,
+    atomic: AtomicOptions,
+    counters: Counters,
+}
+
+impl MemoryPass {
+    /// Reads the common options (and `clean-separately` where the row declares it).
+    pub fn from_options(options: &PassOptions, stage: Stage) -> Result<Self, String> {
+        let clean_separately = if options
+            .info()
+            .options
+            .iter()
+            .any(|o| o.name == CLEAN_SEPARATELY_OPTION.name)
+        {
+            options.bool(CLEAN_SEPARATELY_OPTION.name)?
+        } else {
+            false
+        };
+        Ok(MemoryPass {
+            stage,
+            flag: options.info().flag,
+            root: options.string(ROOT_OPTION.name)?.to_string(),
+            remarks: options.bool(REMARKS_OPTION.name)?,
+            atomic: AtomicOptions { clean_separately },
+            counters: Counters::new(options, stage),
+        })
+    }
+
+    /// The plans of this stage, computed on `g` (left in the planned state).
+    fn plan(&self, g: &mut MemGraph) -> Result<Vec<Plan>, MemError> {
+        use crate::analysis::memory as mem;
+        Ok(match self.stage {
+            Stage::HcclMemcpy => vec![mem::hccl_memcpy::plan_hccl_memcpy(g)?],
+            Stage::HcclContinuousMemcpy => {
+                vec![mem::hccl_continuous_memcpy::plan_hccl_continuous_memcpy(g)?]
+            }
+            Stage::SubgraphIsolate => vec![mem::subgraph_isolate::plan_subgraph_isolate(g)?],
+            Stage::AtomicAddrClean => {
+                vec![mem::atomic_addr_clean::plan_atomic_addr_clean(
+                    g,
+                    self.atomic,
+                )?]
+            }
+            Stage::RwConflict => vec![mem::rw_conflict::plan_rw_conflict(g)?],
+            Stage::Lint => Vec::new(),
+            Stage::Pipeline => mem::plan_pipeline(g, self.atomic)?,
+        })
+    }
+
+    fn report(&self, error: LocatedError) -> PassFailed {
+        emit_error(error.location, &error.message);
+        PassFailed
+    }
+
+    fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
+        if module.name().as_string_ref().as_str() != Ok("builtin.module") {
+            emit_error(
+                module.location(),
+                &format!(
+                    "{}: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op",
+                    self.flag
+                ),
+            );
+            return Err(PassFailed);
+        }
+        let mut model = IrModel::build(module, &self.root).map_err(|e| {
+            self.report(LocatedError {
+                message: format!("{}: {}", self.flag, e.message),
+                ..e
+            })
+        })?;
+        let plans = self.plan(&mut model.graph).map_err(|e| {
+            self.report(LocatedError {
+                location: model.location(e.node),
+                message: format!("{}: {}", self.flag, e.message),
+            })
+        })?;
+        let rewriter = IrRewriter::for_op(module);
+        let rw = rewriter.rewriter();
+        for plan in &plans {
+            self.counters.count(plan);
+            apply_plan(&mut model, plan, &rw, self.remarks).map_err(|e| self.report(e))?;
+        }
+        if matches!(self.stage, Stage::Lint | Stage::Pipeline) {
+            self.lint(&model);
+        }
+        Ok(())
+    }
+
+    /// GraphLint on the (current) model: one W18888 warning per unordered pair, at the
+    /// writer, with a note at the other op.
+    fn lint(&self, model: &IrModel) {
+        let warnings = lint(&model.graph);
+        if self.stage == Stage::Lint {
+            self.counters
+                .visited
+                .add(model.graph.nodes.iter().filter(|n| !n.removed).count() as u64);
+        }
+        if let Some(counter) = &self.counters.warnings {
+            counter.add(warnings.len() as u64);
+        }
+        for w in &warnings {
+            let other = model.graph.node(w.other);
+            let note = format!(
+                "the {} '{}' is here",
+                if w.other_is_writer {
+                    "other writer"
+                } else {
+                    "reader"
+                },
+                other.name
+            );
+            emit_warning(
+                model.location(Some(w.writer)),
+                &w.message,
+                &[Note {
+                    location: model.location(Some(w.other)),
+                    message: &note,
+                }],
+            );
+        }
+    }
+}
+
+impl RustPass for MemoryPass {
+    fn run(&mut self, operation: OperationRefMut<'_, '_>) -> Result<(), PassFailed> {
+        self.run_on_module(as_op_ref(&operation))
+    }
+}

@@ -1,0 +1,406 @@
+//! Filling the memory passes' [`MemGraph`] from an `ascend` module.
+//!
+//! One [`Graph`](crate::analysis::memory::model::Graph) per GE graph: the root function
+//! (`@main` unless a pass option names another) first, then its subgraphs parent before
+//! child ([`SubgraphTree::outermost_first`]), so a node's `subgraphs` list follows GE's
+//! subgraph order. Inside a graph, nodes follow block order, which is a topological order of
+//! data and control edges (SSA).
+//!
+//! * Node: every `ascend` op, by its `name` attribute and GE type; `func.return` is the
+//!   graph's NetOutput (named `NetOutput` in the root, `<func>_NetOutput` in a subgraph).
+//! * [`Sem`] flags come from [`semantics`] (table traits and GE attribute overrides); the
+//!   one flag the table has no trait for (`LoopCond`) falls back to [`Sem::of_type`].
+//!   `_kernel_atomic` (ours: GE reads it from the op kernel's info store, which this IR
+//!   does not have) and `_no_task` are per-op attributes. A node has an unknown shape when
+//!   a data operand or result is an unranked or dynamically shaped tensor; a graph has one
+//!   when any of its nodes has.
+//! * Port names: [`semantics::input_names`] / [`semantics::output_names`] (so GE's ref rule,
+//!   "an input named like an output", sees the table's names); `reference = false` on an op
+//!   turns its refs off, as in [`semantics::ref_input_of_output`].
+//! * Edges: data operand `i` fed by result `k` of a node is the edge `k -> i`, appended in
+//!   block order, which is GE's edge order of a freshly built graph. Control operands are
+//!   control edges. A subgraph Data's operand is function argument `i`: its
+//!   `_parent_node_index` is `i` plus the parent inputs the parent keeps (If's `cond`, Case's
+//!   `branch_index`), as GE counts every parent input; NetOutput input `j` carries parent
+//!   index `j`.
+//! * `origin` / `reason` are read back from `ascend.inserted_by` / `ascend.reason`.
+//!
+//! Ops are mapped to [`NodeId`]s by [`OpKey`] while building; [`IrModel::ops`] maps back.
+
+use crate::{
+    analysis::memory::model::{Atomic, GraphId, MemGraph, NodeId, Origin, Sem, ROOT},
+    dialect::{semantics, Arity, AttrValue, OpView, Trait},
+    ir::{
+        ops::{self, OpKey, Producer},
+        SubgraphTree,
+    },
+};
+use melior::ir::{
+    block::BlockLike,
+    operation::OperationLike,
+    r#type::{RankedTensorType, ShapedTypeLike, TypeLike},
+    BlockRef, Location, OperationRef, RegionLike, Type, ValueLike,
+};
+use std::collections::HashMap;
+
+/// The attribute naming the pass that inserted an op (a pass flag).
+pub const INSERTED_BY: &str = "ascend.inserted_by";
+/// The attribute explaining why an op was inserted.
+pub const REASON: &str = "ascend.reason";
+/// Ours: the op's kernel reports it atomic (GE's `OpInfo.isAtomic`).
+pub const KERNEL_ATOMIC: &str = "_kernel_atomic";
+/// GE: the op generates no task.
+pub const NO_TASK: &str = "_no_task";
+/// GE: `atomic_input_index` (presence matters).
+pub const ATOMIC_INPUT_INDEX: &str = "atomic_input_index";
+/// GE: the atomic workspace info (`EXT_ATTR_ATOMIC_WORKSPACE_INFO`; presence matters).
+pub const ATOMIC_WORKSPACE_INFO: &str = "sub_node_workspace_info";
+/// GE: memory type per input (`ATTR_NAME_INPUT_MEM_TYPE_LIST`).
+pub const INPUT_MEMORY_TYPE: &str = "_input_memory_type";
+/// The runtime's P2P memory types (`RT_MEMORY_P2P_HBM`, `RT_MEMORY_P2P_DDR`).
+const P2P_MEMORY_TYPES: [i64; 2] = [0x10, 0x11];
+
+/// An error with the location it is about.
+#[derive(Clone, Debug)]
+pub struct LocatedError<'c> {
+    pub location: Location<'c>,
+    pub message: String,
+}
+
+impl<'c> LocatedError<'c> {
+    pub fn at(op: OperationRef<'c, '_>, message: impl Into<String>) -> Self {
+        LocatedError {
+            location: op.location(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The model of a module plus the way back from model ids to ops.
+pub struct IrModel<'c, 'a> {
+    pub graph: MemGraph,
+    /// `NodeId` -> its op (`func.return` for a NetOutput); `None` once erased.
+    pub ops: Vec<Option<OperationRef<'c, 'a>>>,
+    /// `GraphId` -> the function's body block.
+    pub blocks: Vec<BlockRef<'c, 'a>>,
+    /// The module operation (for errors not about one node).
+    pub module: OperationRef<'c, 'a>,
+}
+
+impl<'c, 'a> IrModel<'c, 'a> {
+    /// The op of node `n`, if it exists (a node planned but not yet applied has none).
+    pub fn op(&self, n: NodeId) -> Option<OperationRef<'c, 'a>> {
+        self.ops.get(n.0 as usize).copied().flatten()
+    }
+
+    /// The location of node `n`, or of the module.
+    pub fn location(&self, n: Option<NodeId>) -> Location<'c> {
+        n.and_then(|n| self.op(n)).unwrap_or(self.module).location()
+    }
+
+    /// Builds the model of `module` (a `builtin.module`) rooted at function `root`.
+    pub fn build(module: OperationRef<'c, 'a>, root: &str) -> Result<Self, LocatedError<'c>> {
+        let tree = SubgraphTree::build_from_op(module, root)
+            .map_err(|e| LocatedError::at(module, e.to_string()))?;
+        let mut builder = Builder {
+            model: IrModel {
+                graph: MemGraph::new(root),
+                ops: Vec::new(),
+                blocks: Vec::new(),
+                module,
+            },
+            by_op: HashMap::new(),
+        };
+        for entry in tree.outermost_first() {
+            let Some(e) = tree.get(entry) else { continue };
+            let (gid, skip) = match &e.parent {
+                None => (ROOT, 0),
+                Some(link) => {
+                    let parent =
+                        builder
+                            .by_op
+                            .get(&OpKey::of(link.op))
+                            .copied()
+                            .ok_or_else(|| {
+                                LocatedError::at(
+                                    link.op,
+                                    "the parent of a subgraph is not a GE node",
+                                )
+                            })?;
+                    let gid = builder.model.graph.add_subgraph(&e.name, parent);
+                    (gid, kept_inputs(link.op))
+                }
+            };
+            let block = e
+                .func
+                .region(0)
+                .ok()
+                .and_then(|r| r.first_block())
+                .ok_or_else(|| {
+                    LocatedError::at(e.func, format!("graph @{} has no body", e.name))
+                })?;
+            if block.next_in_region().is_some() {
+                return Err(LocatedError::at(
+                    e.func,
+                    format!(
+                        "graph @{} has several blocks; a GE graph is one block",
+                        e.name
+                    ),
+                ));
+            }
+            builder.model.blocks.push(block);
+            builder.graph(gid, &e.name, block, skip)?;
+        }
+        Ok(builder.model)
+    }
+}
+
+struct Builder<'c, 'a> {
+    model: IrModel<'c, 'a>,
+    by_op: HashMap<OpKey, NodeId>,
+}
+
+impl<'c, 'a> Builder<'c, 'a> {
+    fn graph(
+        &mut self,
+        gid: GraphId,
+        name: &str,
+        block: BlockRef<'c, 'a>,
+        skip: u32,
+    ) -> Result<(), LocatedError<'c>> {
+        let is_sub = gid != ROOT;
+        let mut unknown = false;
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            let id = if semantics::is_net_output(&op) {
+                self.net_output(gid, name, op)?
+            } else if ops::is_ascend_op(op) {
+                self.node(gid, op)?
+            } else {
+                return Err(LocatedError::at(
+                    op,
+                    format!(
+                        "`{}` is not a GE node (only ascend ops and func.return may appear in a graph)",
+                        op.name().as_string_ref().as_str().unwrap_or("?")
+                    ),
+                ));
+            };
+            unknown |= self.model.graph.node(id).sem.unknown_shape;
+            self.edges(id, op, is_sub.then_some(skip))?;
+        }
+        self.model.graph.graph_mut(gid).unknown_shape = unknown;
+        Ok(())
+    }
+
+    fn push(&mut self, id: NodeId, op: OperationRef<'c, 'a>) {
+        debug_assert_eq!(id.0 as usize, self.model.ops.len());
+        self.model.ops.push(Some(op));
+        self.by_op.insert(OpKey::of(op), id);
+    }
+
+    fn net_output(
+        &mut self,
+        gid: GraphId,
+        graph_name: &str,
+        op: OperationRef<'c, 'a>,
+    ) -> Result<NodeId, LocatedError<'c>> {
+        let g = &mut self.model.graph;
+        let name = if gid == ROOT {
+            "NetOutput".to_string()
+        } else {
+            format!("{graph_name}_NetOutput")
+        };
+        let inputs = vec![""; op.operand_count()];
+        let id = g.add_node(gid, &name, "NetOutput", &inputs, &[]);
+        let is_sub = gid != ROOT;
+        let node = g.node_mut(id);
+        node.sem.net_output = true;
+        node.sem.unknown_shape = op.operands().any(|v| is_dynamic(v.r#type()));
+        if is_sub {
+            for (j, input) in node.inputs.iter_mut().enumerate() {
+                input.parent_index = Some(j as u32);
+            }
+        }
+        g.graph_mut(gid).net_output = Some(id);
+        self.push(id, op);
+        Ok(id)
+    }
+
+    fn node(&mut self, gid: GraphId, op: OperationRef<'c, 'a>) -> Result<NodeId, LocatedError<'c>> {
+        let name = ops::node_name(op)
+            .ok_or_else(|| LocatedError::at(op, "a GE node needs a `name` attribute"))?;
+        let ty = ops::ge_type(op).ok_or_else(|| {
+            LocatedError::at(op, "the op is not in the op table and has no GE `type`")
+        })?;
+        let n_in = ops::num_data_operands(op);
+        let data_results = ops::data_results(op);
+        let refs_on = ops::bool_attr(op, semantics::attr::REFERENCE) != Some(false);
+        let in_names = port_names(semantics::input_names(&op), n_in, true);
+        let out_names = port_names(semantics::output_names(&op), data_results.len(), refs_on);
+        let ins: Vec<&str> = in_names.iter().map(String::as_str).collect();
+        let outs: Vec<&str> = out_names.iter().map(String::as_str).collect();
+
+        let g = &mut self.model.graph;
+        let id = g.add_node(gid, name, ty, &ins, &outs);
+        let sem = sem_of(op, ty, &data_results);
+        let p2p = p2p_inputs(op);
+        let node = g.node_mut(id);
+        node.sem = sem;
+        for (i, input) in node.inputs.iter_mut().enumerate() {
+            input.special_input_size = semantics::special_input_size(&op, i);
+            input.p2p = p2p.get(i).copied().unwrap_or(false);
+        }
+        for (o, output) in node.outputs.iter_mut().enumerate() {
+            output.ref_var_src = semantics::ref_var_src_var_name(&op, o).is_some();
+        }
+        node.original_type = ops::str_attr(op, semantics::attr::ORIGINAL_TYPE).map(str::to_string);
+        let atomic = Atomic {
+            input: op.has_attribute(ATOMIC_INPUT_INDEX),
+            outputs: semantics::atomic_outputs(&op)
+                .into_iter()
+                .map(|o| o as u32)
+                .collect(),
+            workspace: op.has_attribute(ATOMIC_WORKSPACE_INFO),
+        };
+        if atomic != Atomic::default() {
+            node.atomic = Some(Box::new(atomic));
+        }
+        node.origin = ops::str_attr(op, INSERTED_BY).and_then(Origin::from_pass_name);
+        node.reason = ops::str_attr(op, REASON).map(str::to_string);
+        self.push(id, op);
+        Ok(id)
+    }
+
+    /// Data and control edges into `id` (its producers are already in the model: block
+    /// order is topological).
+    fn edges(
+        &mut self,
+        id: NodeId,
+        op: OperationRef<'c, 'a>,
+        subgraph_skip: Option<u32>,
+    ) -> Result<(), LocatedError<'c>> {
+        let n_data = if semantics::is_net_output(&op) {
+            op.operand_count()
+        } else {
+            ops::num_data_operands(op)
+        };
+        for (i, value) in op.operands().enumerate() {
+            match ops::producer(value) {
+                Producer::Arg { index } => {
+                    let data_like = self.model.graph.node(id).sem.data_like;
+                    if !data_like || i != 0 {
+                        return Err(LocatedError::at(
+                            op,
+                            format!(
+                                "function argument {index} is read by `{}`; only a Data node may \
+                                 read a graph input",
+                                self.model.graph.node(id).name
+                            ),
+                        ));
+                    }
+                    if let Some(skip) = subgraph_skip {
+                        self.model.graph.node_mut(id).parent_index = Some(index as u32 + skip);
+                    }
+                }
+                Producer::Op { op: p, result } => {
+                    let src = self.by_op.get(&OpKey::of(p)).copied().ok_or_else(|| {
+                        LocatedError::at(op, "an operand is not produced by a node of this graph")
+                    })?;
+                    if i < n_data {
+                        self.model.graph.connect(src, result as u32, id, i as u32);
+                    } else {
+                        self.model.graph.add_ctrl(src, id);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How many leading data inputs a parent op keeps for itself (If's `cond`, Case's
+/// `branch_index`: its leading single groups); the rest are the subgraph's arguments. GE's
+/// `_parent_node_index` counts every input of the parent, so argument `i` of a subgraph is
+/// parent input `i + kept`. A generic op passes all its inputs.
+fn kept_inputs(parent: OperationRef) -> u32 {
+    match semantics::op_def(&parent) {
+        Some(def) if !def.is_generic() => def
+            .inputs
+            .iter()
+            .take_while(|g| g.arity == Arity::Single)
+            .count() as u32,
+        _ => 0,
+    }
+}
+
+/// `names` fitted to `count` ports; unnamed ports are `""`. With `named == false` every
+/// port is unnamed (no ref relation can form).
+fn port_names(mut names: Vec<String>, count: usize, named: bool) -> Vec<String> {
+    if !named {
+        return vec![String::new(); count];
+    }
+    names.resize(count, String::new());
+    names
+}
+
+/// Whether a data type has an unknown shape (GE's `IsDynamicShape`).
+fn is_dynamic(ty: Type) -> bool {
+    if !ty.is_tensor() {
+        return false;
+    }
+    if !ty.is_ranked_tensor() {
+        return true; // unranked
+    }
+    // `is_ranked_tensor` first: a failing `try_from` prints the type into its error.
+    RankedTensorType::try_from(ty).is_ok_and(|ranked| !ranked.has_static_shape())
+}
+
+/// The semantic flags of an ascend op, from the op table and the op's GE attributes.
+fn sem_of(op: OperationRef, ty: &str, data_results: &[melior::ir::Value]) -> Sem {
+    let def = semantics::semantic_def(&op);
+    let t = |tr: Trait| def.is_some_and(|d| d.has_trait(tr));
+    let attr_flag = |name: &str| ops::bool_attr(op, name).unwrap_or(false);
+    Sem {
+        const_like: t(Trait::ConstLike),
+        var_like: t(Trait::VarLike),
+        data_like: t(Trait::DataLike),
+        while_family: t(Trait::WhileFamily),
+        shape_only: t(Trait::ShapeOnly),
+        identity_like: t(Trait::IdentityLike),
+        assign_like: t(Trait::AssignLike),
+        hccl: t(Trait::Hccl),
+        kernel_atomic: attr_flag(KERNEL_ATOMIC),
+        stream_merge: t(Trait::StreamMerge),
+        net_output: false,
+        phony: t(Trait::Phony),
+        atomic_clean: t(Trait::AtomicClean),
+        switch_like: t(Trait::ControlSwitch),
+        // The op table has no LoopCond row or trait: a generic `ascend.op` of that type.
+        loop_cond: Sem::of_type(ty).loop_cond,
+        input_mutable: semantics::is_input_mutable(&op),
+        skip_rw_conflict: semantics::skip_rw_conflict(&op),
+        cannot_be_deleted: semantics::cannot_be_deleted(&op),
+        reference: ops::bool_attr(op, semantics::attr::REFERENCE) == Some(true),
+        continuous_input: semantics::is_continuous_input(&op),
+        continuous_output: semantics::is_continuous_output(&op),
+        nopad_continuous_input: semantics::is_nopadding_continuous_input(&op),
+        nopad_continuous_output: semantics::is_nopadding_continuous_output(&op),
+        unknown_shape: ops::data_operands(op)
+            .iter()
+            .chain(data_results)
+            .any(|v| is_dynamic(v.r#type())),
+        no_task: attr_flag(NO_TASK),
+    }
+}
+
+/// Which data inputs are in P2P memory (`_input_memory_type`, one int per input).
+fn p2p_inputs(op: OperationRef) -> Vec<bool> {
+    match op.attr(INPUT_MEMORY_TYPE) {
+        Some(AttrValue::List(items)) => items
+            .iter()
+            .map(|v| v.as_int().is_some_and(|t| P2P_MEMORY_TYPES.contains(&t)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
