@@ -28,7 +28,7 @@ pub use build::{is_pass_flag, Pipeline, Step};
 pub use options::{OptionKind, OptionSpec, OptionValue, PassOptions};
 pub use statistics::{PassStatistics, Statistic};
 
-use crate::transforms::topo_order;
+use crate::transforms::{stream::stream_alloc, topo_order};
 use melior::pass::Pass;
 
 /// Builds the MLIR pass for one instance of a registered pass.
@@ -48,13 +48,22 @@ pub struct PassInfo {
 }
 
 /// The registry. Keep rows sorted by flag.
-pub static PASSES: &[PassInfo] = &[PassInfo {
-    flag: "ascend-topo-order",
-    description: "Number every ascend op of every function in topological (program) order: \
-                  `topo_id` attribute",
-    options: topo_order::OPTIONS,
-    create: topo_order::create,
-}];
+pub static PASSES: &[PassInfo] = &[
+    PassInfo {
+        flag: "ascend-topo-order",
+        description: "Number every ascend op of every function in topological (program) order: \
+                      `topo_id` attribute",
+        options: topo_order::OPTIONS,
+        create: topo_order::create,
+    },
+    PassInfo {
+        flag: "stream-alloc",
+        description: "GE multi-stream allocation: stream_id/_logic_stream_id on every op, \
+                      Send/Recv events, activation, physical split; summary and Graphviz",
+        options: stream_alloc::OPTIONS,
+        create: stream_alloc::create,
+    },
+];
 
 /// Looks a pass up by flag / pipeline name.
 pub fn lookup(flag: &str) -> Option<&'static PassInfo> {

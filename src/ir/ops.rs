@@ -303,6 +303,31 @@ pub fn set_bool_attr(rw: &Rewriter, op: OperationRef, name: &str, value: bool) {
     rw.set_attribute(op, name, attr);
 }
 
+/// `[v0, v1, ...]` of `i64` integers (GE's ListInt attributes, e.g. `active_stream_list`).
+pub fn int_list_attr<'c>(context: ContextRef<'c>, values: &[i64]) -> Attribute<'c> {
+    let elements: Vec<Attribute> = values.iter().map(|&v| prim::i64_attr(context, v)).collect();
+    prim::array_attr(context, &elements)
+}
+
+/// `["a", "b", ...]` (GE's ListStr attributes, e.g. `_active_label_list`).
+pub fn str_list_attr<'c>(context: ContextRef<'c>, values: &[&str]) -> Attribute<'c> {
+    let elements: Vec<Attribute> = values
+        .iter()
+        .map(|v| prim::string_attr(context, v))
+        .collect();
+    prim::array_attr(context, &elements)
+}
+
+/// A string attribute in `context` (for attributes built once and set on many ops).
+pub fn str_attr_value<'c>(context: ContextRef<'c>, value: &str) -> Attribute<'c> {
+    prim::string_attr(context, value)
+}
+
+/// An `i64` attribute in `context`.
+pub fn i64_attr_value(context: ContextRef<'_>, value: i64) -> Attribute<'_> {
+    prim::i64_attr(context, value)
+}
+
 /// Removes an attribute; returns whether it was there.
 pub fn remove_attr(rw: &Rewriter, op: OperationRef, name: &str) -> bool {
     rw.remove_attribute(op, name)

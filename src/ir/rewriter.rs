@@ -175,6 +175,15 @@ impl<'c> IrRewriter<'c> {
         }
     }
 
+    /// A rewriter in `op`'s context. A pass holds ops and a `ContextRef`, never the
+    /// `&Context` [`IrRewriter::new`] wants, so passes that edit outside pattern callbacks
+    /// start here.
+    pub fn for_op(op: OperationRef<'c, '_>) -> Self {
+        Self {
+            inner: MeliorIrRewriter::from_op(op),
+        }
+    }
+
     /// The handle the helpers take.
     pub fn rewriter(&self) -> Rewriter<'c, '_> {
         Rewriter::from_base(self.inner.as_rewriter_base())

@@ -1,4 +1,5 @@
 //! Transformations over the `ascend` dialect. Each pass is one file and one row of
 //! [`crate::pipeline::PASSES`].
 
+pub mod stream;
 pub mod topo_order;
