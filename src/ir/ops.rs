@@ -462,6 +462,27 @@ pub fn build_op<'c>(
     result_types: &[Type<'c>],
     attrs: &[(&str, Attribute<'c>)],
 ) -> Result<Operation<'c>, IrError> {
+    let ctrl_ty = ctrl_type(location.context())?;
+    build_op_with_ctrl_type(location, name, data, ctrl, result_types, attrs, ctrl_ty)
+}
+
+/// [`build_op`] with the `!ascend.ctrl` type given, for passes that create many ops
+/// (looking the type up parses it; take it once, e.g. from an existing control result).
+pub fn build_op_with_ctrl_type<'c>(
+    location: Location<'c>,
+    name: &str,
+    data: &[Value<'c, '_>],
+    ctrl: &[Value<'c, '_>],
+    result_types: &[Type<'c>],
+    attrs: &[(&str, Attribute<'c>)],
+    ctrl_ty: Type<'c>,
+) -> Result<Operation<'c>, IrError> {
+    if !is_ctrl_type(ctrl_ty) {
+        return Err(IrError::BadOperands {
+            node: name.to_string(),
+            reason: "the control type given is not !ascend.ctrl",
+        });
+    }
     let (def, generic) = resolve(name)?;
     let op_name = def.op_name();
     check_split(&op_name, data, ctrl)?;
@@ -501,7 +522,7 @@ pub fn build_op<'c>(
     named.extend(attrs.iter().map(|(n, a)| (prim::identifier(ctx, n), *a)));
 
     let mut results = result_types.to_vec();
-    results.push(ctrl_type(ctx)?);
+    results.push(ctrl_ty);
     let operands: Vec<Value> = data.iter().chain(ctrl).copied().collect();
     OperationBuilder::new(&op_name, location)
         .add_operands(&operands)

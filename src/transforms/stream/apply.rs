@@ -24,8 +24,9 @@ use crate::{
     analysis::stream::{Allocation, NodeId, StreamId, SyncKind},
     ir::{
         ops::{
-            build_op, ctrl_operands, ctrl_result, data_operands, i64_attr_value, int_list_attr,
-            set_attr, set_operands, str_attr_value, str_list_attr, NAME_ATTR,
+            build_op_with_ctrl_type, ctrl_operands, ctrl_result, ctrl_type, data_operands,
+            i64_attr_value, int_list_attr, set_attr, set_operands, str_attr_value, str_list_attr,
+            NAME_ATTR,
         },
         IrError, IrRewriter,
     },
@@ -75,13 +76,23 @@ pub fn apply<'c, 'a>(
     let rewriter = IrRewriter::for_op(root);
     let rw = rewriter.rewriter();
     let sg = &model.graph;
+    let ctrl_ty = ctrl_type(context).map_err(|e| ApplyError {
+        location: root.location(),
+        message: format!("stream-alloc: {e}"),
+    })?;
     let at = |op: OperationRef<'c, 'a>| {
         move |e: IrError| ApplyError {
             location: op.location(),
             message: format!("stream-alloc: cannot rewrite the IR: {e}"),
         }
     };
-    let int = |v: i64| i64_attr_value(context, v);
+    // Stream ids repeat on every op: build each id attribute once.
+    let top = alloc.stream_num.max(alloc.logical.stream_num).max(0);
+    let ids: Vec<Attribute> = (-1..=top).map(|v| i64_attr_value(context, v)).collect();
+    let int = |v: i64| match usize::try_from(v + 1).ok().and_then(|i| ids.get(i)) {
+        Some(&a) => a,
+        None => i64_attr_value(context, v),
+    };
 
     // 1. Stream attributes on every node.
     let reasons: Vec<Attribute> = alloc
@@ -173,8 +184,16 @@ pub fn apply<'c, 'a>(
             );
             attrs.push((attr::REASON, str_attr_value(context, &why)));
         }
-        let op = build_op(switch.location(), "StreamActive", &[], &[token], &[], &attrs)
-            .map_err(at(switch))?;
+        let op = build_op_with_ctrl_type(
+            switch.location(),
+            "StreamActive",
+            &[],
+            &[token],
+            &[],
+            &attrs,
+            ctrl_ty,
+        )
+        .map_err(at(switch))?;
         let after = last_after.get(&p.switch).copied().unwrap_or(switch);
         let active = rw.insert_after(after, op);
         last_after.insert(p.switch, active);
@@ -240,13 +259,23 @@ pub fn apply<'c, 'a>(
                     })
                 }
             };
-            let op =
-                build_op(anchor.location(), p.ty, &[], &[token], &[], &attrs).map_err(at(anchor))?;
+            let op = build_op_with_ctrl_type(
+                anchor.location(),
+                p.ty,
+                &[],
+                &[token],
+                &[],
+                &attrs,
+                ctrl_ty,
+            )
+            .map_err(at(anchor))?;
             let after = last_send.get(&p.anchor).copied().unwrap_or(anchor);
             let send = rw.insert_after(after, op);
             last_send.insert(p.anchor, send);
         } else {
-            let op = build_op(anchor.location(), p.ty, &[], &[], &[], &attrs).map_err(at(anchor))?;
+            let op =
+                build_op_with_ctrl_type(anchor.location(), p.ty, &[], &[], &[], &attrs, ctrl_ty)
+                    .map_err(at(anchor))?;
             let recv = rw.insert_before(anchor, op);
             if !model.net_output[p.anchor] {
                 let token = ctrl_result(recv).ok_or_else(|| ApplyError {
@@ -272,9 +301,21 @@ pub fn apply<'c, 'a>(
     // 4. Model totals on the root function.
     set_attr(&rw, root, attr::STREAM_NUM, int(alloc.stream_num));
     set_attr(&rw, root, attr::EVENT_NUM, int(i64::from(alloc.event_num)));
-    set_attr(&rw, root, attr::NOTIFY_NUM, int(i64::from(alloc.notify_num)));
+    set_attr(
+        &rw,
+        root,
+        attr::NOTIFY_NUM,
+        int(i64::from(alloc.notify_num)),
+    );
     let physical: Vec<i64> = (0..alloc.stream_num)
-        .map(|p| alloc.split.physical_to_logical.get(&p).copied().unwrap_or(-1))
+        .map(|p| {
+            alloc
+                .split
+                .physical_to_logical
+                .get(&p)
+                .copied()
+                .unwrap_or(-1)
+        })
         .collect();
     set_attr(
         &rw,

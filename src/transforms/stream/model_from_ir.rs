@@ -25,12 +25,17 @@
 //! that the module is already allocated (a Send/Recv/notify op, or `_logic_stream_id`).
 
 use crate::{
-    analysis::stream::{AttachedStreamReq, GraphId, NodeAttrs, NodeId, StreamGraph},
-    dialect::{op_view::convert_attribute, semantics, AttrValue, Trait},
-    ir::ops::{is_ctrl, OpKey},
+    analysis::stream::{
+        model::FastMap, AttachedStreamReq, GraphId, NodeAttrs, NodeId, StreamGraph,
+    },
+    dialect::{op_table, semantics, OpDef, Trait},
+    ir::ops::{ctrl_type, OpKey},
 };
 use melior::ir::{
-    attribute::{ArrayAttribute, DictionaryAttribute, StringAttribute},
+    attribute::{
+        ArrayAttribute, AttributeLike, BoolAttribute, DictionaryAttribute, IntegerAttribute,
+        StringAttribute,
+    },
     block::BlockLike,
     operation::{OperationLike, OperationResult},
     r#type::{RankedTensorType, ShapedTypeLike, TypeLike},
@@ -148,7 +153,9 @@ pub fn build<'c, 'a>(
             dynamic_shape: false,
             allocated: None,
         },
-        local: HashMap::default(),
+        local: FastMap::default(),
+        ctrl: ctrl_type(root_func.context()).ok(),
+        caches: Caches::default(),
     };
     let mut referenced: HashSet<&str> = HashSet::from([root]);
     // Pre-order over graphs: (function, parent node; None for the root).
@@ -190,8 +197,57 @@ pub fn build<'c, 'a>(
 struct Builder<'c, 'a> {
     model: IrModel<'c, 'a>,
     /// Node of each op of the graph being built.
-    local: HashMap<OpKey, NodeId>,
+    local: FastMap<OpKey, NodeId>,
+    /// `!ascend.ctrl` (control operands are compared against it).
+    ctrl: Option<melior::ir::Type<'c>>,
+    caches: Caches,
 }
+
+/// Lookups by uniqued MLIR object (identifiers and types are uniqued per context, so their
+/// address identifies them): the table row of an op name, whether an attribute name is one
+/// the stream passes read, whether a type is dynamic. They keep string conversion and
+/// hashing off the per-op path.
+#[derive(Default)]
+struct Caches {
+    defs: FastMap<usize, Option<&'static OpDef>>,
+    keys: FastMap<usize, Option<&'static str>>,
+    dynamic: FastMap<usize, bool>,
+}
+
+/// Every attribute name [`Caches::read_node`] reads.
+const KNOWN_KEYS: &[&str] = &[
+    semantics::attr::NAME,
+    semantics::attr::ENGINE,
+    semantics::attr::TYPE,
+    semantics::attr::STREAM_LABEL,
+    semantics::attr::USER_STREAM_LABEL,
+    attr::ENABLE_INNER_PARALLEL,
+    attr::NEW_STREAM_ID,
+    semantics::attr::PARALLEL_GROUP,
+    attr::FUSION,
+    semantics::attr::CONTINUOUS_STREAM_LABEL,
+    attr::EVENT_MULTIPLEXING,
+    attr::ATTACHED_STREAM_INFO,
+    attr::ATTACHED_STREAM_INFO_LIST,
+    attr::GROUP,
+    attr::DISABLE_ATTACHED,
+    attr::BATCH_NUM,
+    semantics::attr::ACTIVE_LABEL_LIST,
+    semantics::attr::IS_LOOP_ACTIVE,
+    "_is_loop_active",
+    semantics::attr::SUBGRAPH_FIRST_ACTIVE,
+    "_subgraph_first_active",
+    attr::SUBGRAPH_END_NODE,
+    semantics::attr::RTS_LABEL_NODE,
+    attr::FORCE_ATTACH_STREAM,
+    attr::THREAD_SCOPE_ID,
+    attr::FFTS_SUB_GRAPH,
+    attr::FFTS_PLUS_SUB_GRAPH,
+    semantics::attr::NODE_SQE_NUM,
+    semantics::attr::HCCL_TASK_NUM,
+    attr::HCCL_ATTACHED_TASK_NUM,
+    attr::LOGIC_STREAM_ID,
+];
 
 impl<'c, 'a> Builder<'c, 'a> {
     /// Adds the nodes and edges of graph `g` (function `func`); returns the subgraph
@@ -223,8 +279,11 @@ impl<'c, 'a> Builder<'c, 'a> {
         // (producer, output index) of every data edge of this graph, in insertion order,
         // and the producers whose outputs were linked out of index order.
         let mut out_keys: Vec<(NodeId, usize)> = Vec::new();
-        let mut last_out: HashMap<NodeId, usize> = HashMap::new();
-        let mut unsorted: HashSet<NodeId> = HashSet::new();
+        let first = self.model.ops.len();
+        // Per node of this graph (index n - first): the last output index linked, and
+        // whether its outputs were linked out of index order.
+        let mut last_out: Vec<usize> = Vec::new();
+        let mut unsorted: Vec<bool> = Vec::new();
         let mut unnamed = 0usize;
         let mut op = block.first_operation();
         while let Some(o) = op {
@@ -239,16 +298,16 @@ impl<'c, 'a> Builder<'c, 'a> {
                 while self.local_name_taken(g, &node_name) {
                     node_name.push('_');
                 }
-                let n = self
-                    .model
-                    .graph
-                    .add_node(g, &node_name, NET_OUTPUT_TYPE, NET_OUTPUT_ENGINE);
+                let n =
+                    self.model
+                        .graph
+                        .add_node(g, &node_name, NET_OUTPUT_TYPE, NET_OUTPUT_ENGINE);
                 let a = self.model.graph.attrs_mut(n);
                 a.task_count = Some(0);
                 a.data_like = Some(false);
                 n
             } else {
-                let node = read_node(o)?;
+                let node = self.caches.read_node(o)?;
                 let node_name = match node.name {
                     Some(name) => name.to_string(),
                     None => {
@@ -271,13 +330,19 @@ impl<'c, 'a> Builder<'c, 'a> {
             };
             self.model.ops.push(o);
             self.model.net_output.push(is_return);
+            last_out.push(0);
+            unsorted.push(false);
             self.local.insert(OpKey::of(o), n);
             if !self.model.dynamic_shape {
-                self.model.dynamic_shape = o.results().any(|r| is_dynamic(r.r#type()));
+                self.model.dynamic_shape = o.results().any(|r| self.caches.is_dynamic(r.r#type()));
             }
             for value in o.operands() {
-                let Ok(result) = OperationResult::try_from(value) else {
-                    if !self.model.dynamic_shape && is_dynamic(value.r#type()) {
+                let result = value
+                    .is_operation_result()
+                    .then(|| OperationResult::try_from(value).ok())
+                    .flatten();
+                let Some(result) = result else {
+                    if !self.model.dynamic_shape && self.caches.is_dynamic(value.r#type()) {
                         self.model.dynamic_shape = true; // a graph input
                     }
                     continue;
@@ -285,16 +350,17 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let Some(&src) = self.local.get(&OpKey::of(result.owner())) else {
                     continue; // not a GE node (another dialect)
                 };
-                if is_ctrl(value) {
+                if Some(value.r#type()) == self.ctrl {
                     if !self.model.graph.node(n).ctrl_in().contains(&src) {
                         self.model.graph.add_ctrl_edge(src, n);
                     }
                     continue;
                 }
                 let index = result.result_number();
-                if last_out.insert(src, index).is_some_and(|last| last > index) {
-                    unsorted.insert(src);
+                if last_out[src - first] > index {
+                    unsorted[src - first] = true;
                 }
+                last_out[src - first] = index;
                 out_keys.push((src, index));
                 self.model.graph.add_data_edge(src, n);
             }
@@ -302,7 +368,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         // GE orders a producer's consumers by output anchor first.
         let mut keys: HashMap<NodeId, Vec<usize>> = HashMap::new();
         for (src, index) in out_keys {
-            if unsorted.contains(&src) {
+            if unsorted[src - first] {
                 keys.entry(src).or_default().push(index);
             }
         }
@@ -332,7 +398,8 @@ struct NodeInfo<'c> {
     allocated: bool,
 }
 
-/// Reads one op: GE type and engine from [`semantics`], and the GE attributes the stream
+/// Reads one op: GE type and engine from the op table (as [`semantics::semantic_def`]
+/// does: a generic op uses the row of its `type`), and the GE attributes the stream
 /// passes read, each by GE's name (`_stream_label`, `_user_stream_label`,
 /// `_enable_inner_parallel`, `NewStreamId`, `_parallel_group`, `fusion`,
 /// `_continuous_stream_label`, `_event_multiplexing`, `_attached_stream_info[_list]`,
@@ -340,116 +407,158 @@ struct NodeInfo<'c> {
 /// `subgraph_first_active`, `_subgraph_end_node`, `_rts_label_node`,
 /// `_force_attach_stream`, `_thread_scope_id`, `_ffts_sub_graph`, `_ffts_plus_sub_graph`,
 /// `_node_sqe_num`, `_hccl_task_num`, `_hccl_attached_task_num`).
-fn read_node<'c>(op: OperationRef<'c, '_>) -> Result<NodeInfo<'c>, ModelError<'c>> {
-    let def = semantics::semantic_def(&op);
-    let mut info = NodeInfo {
-        name: None,
-        ge_type: semantics::ge_type(&op).unwrap_or_else(|| op_name(op)),
-        engine: def.map(|d| d.engine.clone()).unwrap_or_default(),
-        attrs: NodeAttrs::default(),
-        subgraphs: semantics::subgraph_symbols(&op),
-        allocated: false,
-    };
-    if let Some(def) = def {
-        info.attrs.task_count = def.row.task_num.map(i64::from);
-        if def.has_trait(Trait::Hccl) {
-            info.attrs.hccl_kernel_lib = true;
+impl Caches {
+    fn read_node<'c>(&mut self, op: OperationRef<'c, '_>) -> Result<NodeInfo<'c>, ModelError<'c>> {
+        let base = *self
+            .defs
+            .entry(op.name().to_raw().ptr as usize)
+            .or_insert_with(|| semantics::op_def(&op));
+        let generic = base.is_some_and(|d| d.is_generic());
+        let mut info = NodeInfo {
+            name: None,
+            ge_type: String::new(),
+            engine: String::new(),
+            attrs: NodeAttrs::default(),
+            subgraphs: Vec::new(),
+            allocated: false,
+        };
+        let mut engine_override: Option<String> = None;
+        let mut group: Option<String> = None;
+        let mut single_info: Option<Attribute<'c>> = None;
+        for (id, value) in op.attributes() {
+            let known = *self
+                .keys
+                .entry(id.to_raw().ptr as usize)
+                .or_insert_with(|| {
+                    let name = id.as_string_ref();
+                    let name = name.as_str().unwrap_or_default();
+                    KNOWN_KEYS.iter().copied().find(|k| *k == name)
+                });
+            let Some(key) = known else {
+                continue;
+            };
+            let a = &mut info.attrs;
+            let bad = |what: &str| {
+                ModelError::new(
+                    op.location(),
+                    format!("attribute `{key}` must be {what}, got {value}"),
+                )
+            };
+            let string = || {
+                as_str(value)
+                    .map(str::to_string)
+                    .ok_or_else(|| bad("a string"))
+            };
+            let non_empty = || string().map(|s| (!s.is_empty()).then_some(s));
+            let int = || as_int(value).ok_or_else(|| bad("an integer"));
+            let flag = || as_bool(value).ok_or_else(|| bad("a bool"));
+            let strings = || as_strs(value).ok_or_else(|| bad("a string or a string list"));
+            match key {
+                semantics::attr::NAME => {
+                    info.name = Some(
+                        StringAttribute::try_from(value)
+                            .map(|s| s.value())
+                            .map_err(|_| bad("a string"))?,
+                    )
+                }
+                semantics::attr::ENGINE => engine_override = Some(string()?),
+                semantics::attr::TYPE if generic => info.ge_type = string()?,
+                semantics::attr::STREAM_LABEL => a.stream_label = non_empty()?,
+                semantics::attr::USER_STREAM_LABEL => a.user_stream_label = non_empty()?,
+                attr::ENABLE_INNER_PARALLEL => a.enable_inner_parallel = flag()?,
+                attr::NEW_STREAM_ID => a.new_stream_id = Some(int()?),
+                semantics::attr::PARALLEL_GROUP => a.parallel_group = non_empty()?,
+                attr::FUSION => a.fusion = Some(int()?),
+                semantics::attr::CONTINUOUS_STREAM_LABEL => {
+                    a.continuous_stream_label = non_empty()?
+                }
+                attr::EVENT_MULTIPLEXING => a.event_multiplexing = strings()?,
+                attr::ATTACHED_STREAM_INFO => single_info = Some(value),
+                attr::ATTACHED_STREAM_INFO_LIST => {
+                    a.attached.extend(attached_v2(value).map_err(|m| bad(&m))?)
+                }
+                attr::GROUP => group = as_str(value).map(str::to_string),
+                attr::DISABLE_ATTACHED => a.disable_attached = flag()?,
+                attr::BATCH_NUM => a.batch_num = Some(int()?),
+                semantics::attr::ACTIVE_LABEL_LIST => a.active_label_list = strings()?,
+                semantics::attr::IS_LOOP_ACTIVE | "_is_loop_active" => a.is_loop_active = flag()?,
+                semantics::attr::SUBGRAPH_FIRST_ACTIVE | "_subgraph_first_active" => {
+                    a.subgraph_first_active = flag()?
+                }
+                attr::SUBGRAPH_END_NODE => a.subgraph_end_node = flag()?,
+                semantics::attr::RTS_LABEL_NODE => a.rts_label_node = flag()?,
+                attr::FORCE_ATTACH_STREAM => a.force_attach_stream = flag()?,
+                attr::THREAD_SCOPE_ID => a.thread_scope = true,
+                attr::FFTS_SUB_GRAPH | attr::FFTS_PLUS_SUB_GRAPH => {
+                    a.ffts_subgraph = as_str(value).is_none_or(|s| !s.is_empty())
+                }
+                semantics::attr::NODE_SQE_NUM => a.node_sqe_num = Some(int()?),
+                semantics::attr::HCCL_TASK_NUM => a.hccl_task_num = Some(int()?),
+                attr::HCCL_ATTACHED_TASK_NUM => a.hccl_attached_task_num = Some(int()?),
+                attr::LOGIC_STREAM_ID => info.allocated = true,
+                _ => {}
+            }
         }
-        if def.has_trait(Trait::Source) {
-            info.attrs.data_like = Some(true);
-        }
-        info.allocated = [Trait::Send, Trait::Recv, Trait::SendNotify, Trait::RecvNotify]
+        let def = match base {
+            Some(b) if generic => {
+                Some(op_table().semantics_for_ge_type(&info.ge_type).unwrap_or(b))
+            }
+            other => other,
+        };
+        if let Some(def) = def {
+            if !generic {
+                info.ge_type = def.ge_type.clone();
+            }
+            info.engine = def.engine.clone();
+            info.attrs.task_count = def.row.task_num.map(i64::from);
+            if def.has_trait(Trait::Hccl) {
+                info.attrs.hccl_kernel_lib = true;
+            }
+            if def.has_trait(Trait::Source) {
+                info.attrs.data_like = Some(true);
+            }
+            info.allocated |= [
+                Trait::Send,
+                Trait::Recv,
+                Trait::SendNotify,
+                Trait::RecvNotify,
+            ]
             .into_iter()
             .any(|t| def.has_trait(t));
-    }
-    let mut group: Option<String> = None;
-    let mut single_info: Option<Attribute<'c>> = None;
-    for (id, value) in op.attributes() {
-        let Ok(key) = id.as_string_ref().as_str() else {
-            continue;
-        };
-        let a = &mut info.attrs;
-        let bad = |what: &str| {
-            ModelError::new(
-                op.location(),
-                format!("attribute `{key}` must be {what}, got {value}"),
-            )
-        };
-        let string = || -> Result<String, ModelError<'c>> {
-            convert_attribute(value)
-                .as_str()
-                .map(str::to_string)
-                .ok_or_else(|| bad("a string"))
-        };
-        let non_empty = || string().map(|s| (!s.is_empty()).then_some(s));
-        let int = || convert_attribute(value).as_int().ok_or_else(|| bad("an integer"));
-        let flag = || {
-            convert_attribute(value)
-                .as_bool()
-                .ok_or_else(|| bad("a bool"))
-        };
-        let strings = || -> Result<Vec<String>, ModelError<'c>> {
-            match convert_attribute(value) {
-                AttrValue::Str(s) => Ok(vec![s]),
-                v => v.as_strs().ok_or_else(|| bad("a string list")),
+            if !def.row.subgraph_attrs.is_empty() || !def.row.subgraph_list_attrs.is_empty() {
+                info.subgraphs = semantics::subgraph_symbols(&op);
             }
-        };
-        match key {
-            semantics::attr::NAME => {
-                info.name = Some(
-                    StringAttribute::try_from(value)
-                        .map(|s| s.value())
-                        .map_err(|_| bad("a string"))?,
-                )
-            }
-            semantics::attr::ENGINE => info.engine = string()?,
-            semantics::attr::STREAM_LABEL => a.stream_label = non_empty()?,
-            semantics::attr::USER_STREAM_LABEL => a.user_stream_label = non_empty()?,
-            attr::ENABLE_INNER_PARALLEL => a.enable_inner_parallel = flag()?,
-            attr::NEW_STREAM_ID => a.new_stream_id = Some(int()?),
-            semantics::attr::PARALLEL_GROUP => a.parallel_group = non_empty()?,
-            attr::FUSION => a.fusion = Some(int()?),
-            semantics::attr::CONTINUOUS_STREAM_LABEL => a.continuous_stream_label = non_empty()?,
-            attr::EVENT_MULTIPLEXING => a.event_multiplexing = strings()?,
-            attr::ATTACHED_STREAM_INFO => single_info = Some(value),
-            attr::ATTACHED_STREAM_INFO_LIST => {
-                a.attached.extend(attached_v2(value).map_err(|m| bad(&m))?)
-            }
-            attr::GROUP => group = convert_attribute(value).as_str().map(str::to_string),
-            attr::DISABLE_ATTACHED => a.disable_attached = flag()?,
-            attr::BATCH_NUM => a.batch_num = Some(int()?),
-            semantics::attr::ACTIVE_LABEL_LIST => a.active_label_list = strings()?,
-            semantics::attr::IS_LOOP_ACTIVE | "_is_loop_active" => a.is_loop_active = flag()?,
-            semantics::attr::SUBGRAPH_FIRST_ACTIVE | "_subgraph_first_active" => {
-                a.subgraph_first_active = flag()?
-            }
-            attr::SUBGRAPH_END_NODE => a.subgraph_end_node = flag()?,
-            semantics::attr::RTS_LABEL_NODE => a.rts_label_node = flag()?,
-            attr::FORCE_ATTACH_STREAM => a.force_attach_stream = flag()?,
-            attr::THREAD_SCOPE_ID => a.thread_scope = true,
-            attr::FFTS_SUB_GRAPH | attr::FFTS_PLUS_SUB_GRAPH => {
-                a.ffts_subgraph = convert_attribute(value)
-                    .as_str()
-                    .is_none_or(|s| !s.is_empty())
-            }
-            semantics::attr::NODE_SQE_NUM => a.node_sqe_num = Some(int()?),
-            semantics::attr::HCCL_TASK_NUM => a.hccl_task_num = Some(int()?),
-            attr::HCCL_ATTACHED_TASK_NUM => a.hccl_attached_task_num = Some(int()?),
-            attr::LOGIC_STREAM_ID => info.allocated = true,
-            _ => {}
         }
+        if info.ge_type.is_empty() {
+            info.ge_type = op_name(op);
+        }
+        if let Some(engine) = engine_override {
+            info.engine = engine;
+        }
+        if let Some(value) = single_info {
+            let reqs = attached_v1(value, group.as_deref()).map_err(|m| {
+                ModelError::new(
+                    op.location(),
+                    format!("attribute `{}`: {m}", attr::ATTACHED_STREAM_INFO),
+                )
+            })?;
+            // The single form comes first, as GE reads it first.
+            info.attrs.attached.splice(0..0, reqs);
+        }
+        Ok(info)
     }
-    if let Some(value) = single_info {
-        let reqs = attached_v1(value, group.as_deref()).map_err(|m| {
-            ModelError::new(
-                op.location(),
-                format!("attribute `{}`: {m}", attr::ATTACHED_STREAM_INFO),
-            )
-        })?;
-        // The single form comes first, as GE reads it first.
-        info.attrs.attached.splice(0..0, reqs);
+
+    /// A tensor whose shape is not fully known (GE: an unknown-shape node).
+    fn is_dynamic(&mut self, ty: melior::ir::Type) -> bool {
+        *self
+            .dynamic
+            .entry(ty.to_raw().ptr as usize)
+            .or_insert_with(|| {
+                ty.is_tensor()
+                    && (!ty.is_ranked_tensor()
+                        || RankedTensorType::try_from(ty).map_or(true, |t| !t.has_static_shape()))
+            })
     }
-    Ok(info)
 }
 
 /// `_attached_stream_info`: either one dictionary `{_attached_stream_policy = "group",
@@ -458,7 +567,7 @@ fn read_node<'c>(op: OperationRef<'c, '_>) -> Result<NodeInfo<'c>, ModelError<'c
 /// _attached_stream_depend_value_list = "0,1"}` in the default group (the key is per main
 /// stream).
 fn attached_v1(value: Attribute, group: Option<&str>) -> Result<Vec<AttachedStreamReq>, String> {
-    if let Ok(dict) = DictionaryAttribute::try_from(value) {
+    if let Some(dict) = as_dict(value) {
         let policy = dict_str(dict, attr::STREAM_POLICY)?.unwrap_or_default();
         if policy != "group" {
             return Err(format!(
@@ -477,14 +586,13 @@ fn attached_v1(value: Attribute, group: Option<&str>) -> Result<Vec<AttachedStre
             depend_inputs: Vec::new(),
         }]);
     }
-    let list = ArrayAttribute::try_from(value)
-        .map_err(|_| "expected a dictionary or a list of dictionaries".to_string())?;
+    let list = as_array(value).ok_or("expected a dictionary or a list of dictionaries")?;
     let mut out = Vec::new();
     for i in 0..list.len() {
         let dict = list
             .element(i)
             .ok()
-            .and_then(|e| DictionaryAttribute::try_from(e).ok())
+            .and_then(as_dict)
             .ok_or("every element must be a dictionary")?;
         let key = dict_str(dict, attr::STREAM_KEY)?
             .ok_or_else(|| format!("missing `{}`", attr::STREAM_KEY))?;
@@ -518,14 +626,13 @@ fn attached_v1(value: Attribute, group: Option<&str>) -> Result<Vec<AttachedStre
 /// _attached_resource_required_flag = B}`. The reuse key is `K + N`, per main stream unless
 /// `force_reuse`; `required` defaults to true.
 fn attached_v2(value: Attribute) -> Result<Vec<AttachedStreamReq>, String> {
-    let list = ArrayAttribute::try_from(value)
-        .map_err(|_| "a list of dictionaries".to_string())?;
+    let list = ArrayAttribute::try_from(value).map_err(|_| "a list of dictionaries".to_string())?;
     let mut out = Vec::new();
     for i in 0..list.len() {
         let dict = list
             .element(i)
             .ok()
-            .and_then(|e| DictionaryAttribute::try_from(e).ok())
+            .and_then(as_dict)
             .ok_or("a list of dictionaries")?;
         let name = dict_str(dict, attr::RESOURCE_NAME)?
             .ok_or_else(|| format!("a list of dictionaries with `{}`", attr::RESOURCE_NAME))?;
@@ -546,8 +653,7 @@ fn attached_v2(value: Attribute) -> Result<Vec<AttachedStreamReq>, String> {
 fn dict_str(dict: DictionaryAttribute, key: &str) -> Result<Option<String>, String> {
     match dict.element_by_name(key) {
         None => Ok(None),
-        Some(v) => convert_attribute(v)
-            .as_str()
+        Some(v) => as_str(v)
             .map(|s| Some(s.to_string()))
             .ok_or_else(|| format!("`{key}` must be a string")),
     }
@@ -556,11 +662,59 @@ fn dict_str(dict: DictionaryAttribute, key: &str) -> Result<Option<String>, Stri
 fn dict_bool(dict: DictionaryAttribute, key: &str) -> Result<Option<bool>, String> {
     match dict.element_by_name(key) {
         None => Ok(None),
-        Some(v) => convert_attribute(v)
-            .as_bool()
+        Some(v) => as_bool(v)
             .map(Some)
             .ok_or_else(|| format!("`{key}` must be a bool")),
     }
+}
+
+// Typed attribute readers. They test the kind first: melior's `TryFrom` prints the whole
+// attribute into its error on a mismatch, far too slow for a per-op path.
+
+fn as_str<'c>(a: Attribute<'c>) -> Option<&'c str> {
+    a.is_string()
+        .then(|| StringAttribute::try_from(a).ok().map(|s| s.value()))
+        .flatten()
+}
+
+fn as_int(a: Attribute) -> Option<i64> {
+    a.is_integer()
+        .then(|| IntegerAttribute::try_from(a).ok().map(|i| i.value()))
+        .flatten()
+}
+
+/// A bool, a unit attribute (true) or an integer (GE stores some flags as ints).
+fn as_bool(a: Attribute) -> Option<bool> {
+    if a.is_bool() {
+        BoolAttribute::try_from(a).ok().map(|b| b.value())
+    } else if a.is_unit() {
+        Some(true)
+    } else {
+        as_int(a).map(|i| i != 0)
+    }
+}
+
+/// A string list, or a single string as a one-element list.
+fn as_strs(a: Attribute) -> Option<Vec<String>> {
+    if let Some(s) = as_str(a) {
+        return Some(vec![s.to_string()]);
+    }
+    let list = as_array(a)?;
+    (0..list.len())
+        .map(|i| list.element(i).ok().and_then(as_str).map(str::to_string))
+        .collect()
+}
+
+fn as_array(a: Attribute) -> Option<ArrayAttribute> {
+    a.is_array()
+        .then(|| ArrayAttribute::try_from(a).ok())
+        .flatten()
+}
+
+fn as_dict(a: Attribute) -> Option<DictionaryAttribute> {
+    a.is_dictionary()
+        .then(|| DictionaryAttribute::try_from(a).ok())
+        .flatten()
 }
 
 /// The op's name, e.g. `ascend.add` (owned: MLIR hands out a temporary view).
@@ -576,12 +730,3 @@ fn string_value<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<&'c str> {
     let attr = op.attribute(name).ok()?;
     StringAttribute::try_from(attr).ok().map(|s| s.value())
 }
-
-/// A tensor whose shape is not fully known (GE: an unknown-shape node).
-fn is_dynamic(ty: melior::ir::Type) -> bool {
-    if !ty.is_tensor() {
-        return false;
-    }
-    RankedTensorType::try_from(ty).map_or(true, |t| !t.has_static_shape())
-}
-

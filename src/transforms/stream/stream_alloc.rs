@@ -49,7 +49,8 @@ use super::{
 };
 use crate::{
     analysis::stream::{
-        allocate, check, dependencies, Allocation, EngineTable, StreamError, StreamOptions,
+        allocate, check, dependencies, Allocation, EngineTable, StreamError, StreamGraph,
+        StreamOptions,
     },
     ir::external_pass::{emit_error, PassFailed, PassId, RustPass},
     pipeline::{OptionKind, OptionSpec, PassOptions, Statistic},
@@ -86,8 +87,18 @@ const fn opt(
 /// Options of the pass (see the module docs).
 pub const OPTIONS: &[OptionSpec] = &[
     opt("root", OptionKind::String, "main", "root graph (function)"),
-    opt("single-stream", OptionKind::Bool, "false", "ge.enableSingleStream"),
-    opt("hcom-parallel", OptionKind::Bool, "false", "ge.hcomParallel"),
+    opt(
+        "single-stream",
+        OptionKind::Bool,
+        "false",
+        "ge.enableSingleStream",
+    ),
+    opt(
+        "hcom-parallel",
+        OptionKind::Bool,
+        "false",
+        "ge.hcomParallel",
+    ),
     opt(
         "max-parallel",
         OptionKind::String,
@@ -100,15 +111,30 @@ pub const OPTIONS: &[OptionSpec] = &[
         "false",
         "ge.exec.memoryOptimizationPolicy=MemoryPriority (no engine-conflict check)",
     ),
-    opt("event", OptionKind::String, "event", "ge.event: event | notify"),
+    opt(
+        "event",
+        OptionKind::String,
+        "event",
+        "ge.event: event | notify",
+    ),
     opt(
         "auto-multistream-mode",
         OptionKind::String,
         "",
         "ge.autoMultistreamParallelMode (an error with single-stream)",
     ),
-    opt("max-task-normal", OptionKind::Int, "1024", "tasks per normal stream"),
-    opt("max-task-huge", OptionKind::Int, "8192", "tasks per huge stream"),
+    opt(
+        "max-task-normal",
+        OptionKind::Int,
+        "1024",
+        "tasks per normal stream",
+    ),
+    opt(
+        "max-task-huge",
+        OptionKind::Int,
+        "8192",
+        "tasks per huge stream",
+    ),
     opt("max-stream-normal", OptionKind::Int, "1024", "stream limit"),
     opt(
         "max-stream-huge",
@@ -155,6 +181,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         "beyond GE: drop events implied by stream order and the others",
     ),
     opt(
+        "partition-budget",
+        OptionKind::Int,
+        "4096",
+        "clusters the engine partitioner's cycle search may visit before refusing a merge",
+    ),
+    opt(
         "explain",
         OptionKind::Bool,
         "true",
@@ -178,12 +210,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         "",
         "write the summary to a file (- = stdout); also --stream-alloc-summary=<file>",
     ),
-    opt(
-        "summary-format",
-        OptionKind::String,
-        "json",
-        "json | table",
-    ),
+    opt("summary-format", OptionKind::String, "json", "json | table"),
     opt(
         "dot",
         OptionKind::String,
@@ -253,6 +280,10 @@ fn config(o: &PassOptions) -> Result<Config, String> {
     ] {
         opts.set(key, &o.int(key)?.to_string()).map_err(fail)?;
     }
+    opts.partition_search_budget = usize::try_from(o.int("partition-budget")?)
+        .ok()
+        .filter(|&b| b > 0)
+        .ok_or("pass 'stream-alloc': option 'partition-budget' must be positive")?;
     let dynamic = match o.string("dynamic-shape")? {
         "auto" => Dynamic::Auto,
         "true" | "1" => Dynamic::Yes,
@@ -308,7 +339,10 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
     let config = config(options)?;
     let s = |name, help| options.statistic(name, help);
     let stats = Stats {
-        streams: s("num-streams", "Physical streams (main, attached, split, StreamActive)"),
+        streams: s(
+            "num-streams",
+            "Physical streams (main, attached, split, StreamActive)",
+        ),
         main_streams: s("num-main-streams", "Logical main streams"),
         events: s("num-events", "Events (final ids)"),
         events_ge: s(
@@ -355,7 +389,7 @@ impl RustPass for StreamAlloc {
         let Some(body) = operation.region(0).ok().and_then(|r| r.first_block()) else {
             return Err(fail(location, "stream-alloc: the module has no body"));
         };
-        let model = model_from_ir::build(body, location, &self.config.root)
+        let mut model = model_from_ir::build(body, location, &self.config.root)
             .map_err(|e| fail(e.location, &format!("stream-alloc: {}", e.message)))?;
         if let Some(op) = model.allocated {
             let why = format!(
@@ -381,22 +415,32 @@ impl RustPass for StreamAlloc {
             Dynamic::Yes => true,
             Dynamic::No => false,
         };
-        let alloc = allocate(&model.graph, &EngineTable::ge_default(), &opts)
-            .map_err(|e| fail(model.location_of(e.node.as_deref()), &format!("stream-alloc: {e}")))?;
+        let alloc = allocate(&model.graph, &EngineTable::ge_default(), &opts).map_err(|e| {
+            fail(
+                model.location_of(e.node.as_deref()),
+                &format!("stream-alloc: {e}"),
+            )
+        })?;
         if self.config.verify {
             self.verify(&model, &alloc)?;
         }
-        let applied = apply(&model, &alloc, self.config.explain)
-            .map_err(|e| fail(e.location, &e.message))?;
+        let applied =
+            apply(&model, &alloc, self.config.explain).map_err(|e| fail(e.location, &e.message))?;
         self.count(&alloc, applied);
         if let Some(path) = &self.config.summary {
-            let text = report::summary_text(&model.graph, &alloc, &opts, self.config.summary_format);
-            report::write_to(path, &text).map_err(|e| fail(location, &format!("stream-alloc: {e}")))?;
+            let text =
+                report::summary_text(&model.graph, &alloc, &opts, self.config.summary_format);
+            report::write_to(path, &text)
+                .map_err(|e| fail(location, &format!("stream-alloc: {e}")))?;
         }
         if let Some(path) = &self.config.dot {
             report::write_to(path, &alloc.to_dot(&model.graph))
                 .map_err(|e| fail(location, &format!("stream-alloc: {e}")))?;
         }
+        // The view and the allocation hold a few heap blocks per node; freeing them is
+        // pure overhead for the pass, so it happens off the critical path.
+        let view = std::mem::replace(&mut model.graph, StreamGraph::new(""));
+        std::thread::spawn(move || drop((view, alloc)));
         Ok(())
     }
 }
@@ -421,7 +465,8 @@ impl StreamAlloc {
     fn count(&self, alloc: &Allocation, applied: super::apply::Applied) {
         let s = &self.stats;
         s.streams.add(alloc.stream_num.max(0) as u64);
-        s.main_streams.add(alloc.logical.main_stream_num.max(0) as u64);
+        s.main_streams
+            .add(alloc.logical.main_stream_num.max(0) as u64);
         s.events.add(u64::from(alloc.event_num));
         s.events_ge.add(alloc.stats.after_ge_rules as u64);
         s.events_minimal.add(alloc.stats.minimal as u64);
