@@ -26,7 +26,8 @@
 
 use crate::{
     analysis::stream::{
-        model::FastMap, AttachedStreamReq, GraphId, NodeAttrs, NodeId, StreamGraph,
+        model::{FastMap, FastSet},
+        AttachedStreamReq, GraphId, NodeAttrs, NodeId, StreamGraph,
     },
     dialect::{op_table, semantics, OpDef, Trait},
     ir::ops::{ctrl_type, OpKey},
@@ -285,6 +286,9 @@ impl<'c, 'a> Builder<'c, 'a> {
         let mut last_out: Vec<usize> = Vec::new();
         let mut unsorted: Vec<bool> = Vec::new();
         let mut unnamed = 0usize;
+        // Names given by the `name` attribute (generated ones cannot repeat each other; a
+        // clash between the two kinds is caught by the view's own validation).
+        let mut names: FastSet<&'c str> = FastSet::default();
         let mut op = block.first_operation();
         while let Some(o) = op {
             op = o.next_in_block();
@@ -295,7 +299,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             }
             let n = if is_return {
                 let mut node_name = NET_OUTPUT_NAME.to_string();
-                while self.local_name_taken(g, &node_name) {
+                while names.contains(node_name.as_str()) || self.local_name_taken(g, &node_name) {
                     node_name.push('_');
                 }
                 let n =
@@ -309,7 +313,18 @@ impl<'c, 'a> Builder<'c, 'a> {
             } else {
                 let node = self.caches.read_node(o)?;
                 let node_name = match node.name {
-                    Some(name) => name.to_string(),
+                    Some(name) => {
+                        if !names.insert(name) {
+                            return Err(ModelError::new(
+                                o.location(),
+                                format!(
+                                    "two nodes of graph `{fname}` are named `{name}`; GE \
+                                     identifies nodes by name"
+                                ),
+                            ));
+                        }
+                        name.to_string()
+                    }
                     None => {
                         unnamed += 1;
                         format!("{}_{unnamed}", name.trim_start_matches("ascend."))
