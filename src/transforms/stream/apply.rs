@@ -14,8 +14,10 @@
 //!   dependency: a Send right after its node (consuming the node's control token, after
 //!   earlier Sends of the same node), a Recv right before its node (which consumes the
 //!   Recv's control token). Program order stays a topological order, so SSA dominance
-//!   holds. NetOutput is `func.return`, which takes no control operands: its Recvs sit
-//!   right before it, ordered by position only;
+//!   holds. NetOutput is `func.return`, which has no control token and takes no control
+//!   operand: its Recvs and Sends (a split can make it the last node before a new physical
+//!   stream) sit right before it, ordered by position only — it runs no task, so that is
+//!   the same point of its stream;
 //! * the root function gets the model's totals: `stream_num`, `event_num`, `notify_num`,
 //!   and `ascend.physical_to_logical_stream` (entry `p` is physical stream `p`'s logical id).
 
@@ -214,6 +216,8 @@ pub fn apply<'c, 'a>(
 
     // 3. Send / Recv ops, in GE's order.
     let mut last_send: HashMap<NodeId, OperationRef<'c, 'a>> = HashMap::new();
+    // The first Send placed before a NetOutput: its Recvs go before that (wait, then signal).
+    let mut first_send: HashMap<NodeId, OperationRef<'c, 'a>> = HashMap::new();
     let mut recv_tokens: Vec<(NodeId, Vec<Value<'c, 'a>>)> = Vec::new();
     let mut recv_slot: HashMap<NodeId, usize> = HashMap::new();
     for p in &alloc.planned {
@@ -244,21 +248,24 @@ pub fn apply<'c, 'a>(
             attrs.push((attr::REASON, str_attr_value(context, &why)));
         }
         let sending = p.ty.starts_with("Send");
-        if sending {
-            let token = match (model.net_output[p.anchor], ctrl_result(anchor)) {
-                (false, Some(token)) => token,
-                _ => {
-                    return Err(ApplyError {
-                        location: anchor.location(),
-                        message: format!(
-                            "stream-alloc: `{}` cannot be placed after `{}`, which has no \
-                             control result",
-                            p.name,
-                            sg.node(p.anchor).name
-                        ),
-                    })
-                }
-            };
+        if sending && model.net_output[p.anchor] {
+            // NetOutput (`func.return`) does no work and cannot be followed: its Sends go
+            // right before it, in order, ordered by position only.
+            let op =
+                build_op_with_ctrl_type(anchor.location(), p.ty, &[], &[], &[], &attrs, ctrl_ty)
+                    .map_err(at(anchor))?;
+            let send = rw.insert_before(anchor, op);
+            first_send.entry(p.anchor).or_insert(send);
+        } else if sending {
+            let token = ctrl_result(anchor).ok_or_else(|| ApplyError {
+                location: anchor.location(),
+                message: format!(
+                    "stream-alloc: `{}` cannot be placed after `{}`, which has no control \
+                     result",
+                    p.name,
+                    sg.node(p.anchor).name
+                ),
+            })?;
             let op = build_op_with_ctrl_type(
                 anchor.location(),
                 p.ty,
@@ -276,7 +283,8 @@ pub fn apply<'c, 'a>(
             let op =
                 build_op_with_ctrl_type(anchor.location(), p.ty, &[], &[], &[], &attrs, ctrl_ty)
                     .map_err(at(anchor))?;
-            let recv = rw.insert_before(anchor, op);
+            let before = first_send.get(&p.anchor).copied().unwrap_or(anchor);
+            let recv = rw.insert_before(before, op);
             if !model.net_output[p.anchor] {
                 let token = ctrl_result(recv).ok_or_else(|| ApplyError {
                     location: anchor.location(),
