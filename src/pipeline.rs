@@ -28,7 +28,7 @@ pub use build::{is_pass_flag, Pipeline, Step};
 pub use options::{OptionKind, OptionSpec, OptionValue, PassOptions};
 pub use statistics::{PassStatistics, Statistic};
 
-use crate::transforms::{memory, topo_order};
+use crate::transforms::{memory, stream::stream_alloc, topo_order};
 use melior::pass::Pass;
 
 /// Builds the MLIR pass for one instance of a registered pass.
@@ -96,6 +96,13 @@ pub static PASSES: &[PassInfo] = &[
                       another reader (the RW decision matrix)",
         options: memory::mem_rw_conflict::OPTIONS,
         create: memory::mem_rw_conflict::create,
+    },
+    PassInfo {
+        flag: "stream-alloc",
+        description: "GE multi-stream allocation: stream_id/_logic_stream_id on every op, \
+                      Send/Recv events, activation, physical split; summary and Graphviz",
+        options: stream_alloc::OPTIONS,
+        create: stream_alloc::create,
     },
     PassInfo {
         flag: "subgraph-isolate",

@@ -316,6 +316,31 @@ pub fn set_bool_attr(rw: &Rewriter, op: OperationRef, name: &str, value: bool) {
     rw.set_attribute(op, name, attr);
 }
 
+/// `[v0, v1, ...]` of `i64` integers (GE's ListInt attributes, e.g. `active_stream_list`).
+pub fn int_list_attr<'c>(context: ContextRef<'c>, values: &[i64]) -> Attribute<'c> {
+    let elements: Vec<Attribute> = values.iter().map(|&v| prim::i64_attr(context, v)).collect();
+    prim::array_attr(context, &elements)
+}
+
+/// `["a", "b", ...]` (GE's ListStr attributes, e.g. `_active_label_list`).
+pub fn str_list_attr<'c>(context: ContextRef<'c>, values: &[&str]) -> Attribute<'c> {
+    let elements: Vec<Attribute> = values
+        .iter()
+        .map(|v| prim::string_attr(context, v))
+        .collect();
+    prim::array_attr(context, &elements)
+}
+
+/// A string attribute in `context` (for attributes built once and set on many ops).
+pub fn str_attr_value<'c>(context: ContextRef<'c>, value: &str) -> Attribute<'c> {
+    prim::string_attr(context, value)
+}
+
+/// An `i64` attribute in `context`.
+pub fn i64_attr_value(context: ContextRef<'_>, value: i64) -> Attribute<'_> {
+    prim::i64_attr(context, value)
+}
+
 /// Removes an attribute; returns whether it was there.
 pub fn remove_attr(rw: &Rewriter, op: OperationRef, name: &str) -> bool {
     rw.remove_attribute(op, name)
@@ -450,6 +475,27 @@ pub fn build_op<'c>(
     result_types: &[Type<'c>],
     attrs: &[(&str, Attribute<'c>)],
 ) -> Result<Operation<'c>, IrError> {
+    let ctrl_ty = ctrl_type(location.context())?;
+    build_op_with_ctrl_type(location, name, data, ctrl, result_types, attrs, ctrl_ty)
+}
+
+/// [`build_op`] with the `!ascend.ctrl` type given, for passes that create many ops
+/// (looking the type up parses it; take it once, e.g. from an existing control result).
+pub fn build_op_with_ctrl_type<'c>(
+    location: Location<'c>,
+    name: &str,
+    data: &[Value<'c, '_>],
+    ctrl: &[Value<'c, '_>],
+    result_types: &[Type<'c>],
+    attrs: &[(&str, Attribute<'c>)],
+    ctrl_ty: Type<'c>,
+) -> Result<Operation<'c>, IrError> {
+    if !is_ctrl_type(ctrl_ty) {
+        return Err(IrError::BadOperands {
+            node: name.to_string(),
+            reason: "the control type given is not !ascend.ctrl",
+        });
+    }
     let (def, generic) = resolve(name)?;
     let op_name = def.op_name();
     check_split(&op_name, data, ctrl)?;
@@ -489,7 +535,7 @@ pub fn build_op<'c>(
     named.extend(attrs.iter().map(|(n, a)| (prim::identifier(ctx, n), *a)));
 
     let mut results = result_types.to_vec();
-    results.push(ctrl_type(ctx)?);
+    results.push(ctrl_ty);
     let operands: Vec<Value> = data.iter().chain(ctrl).copied().collect();
     OperationBuilder::new(&op_name, location)
         .add_operands(&operands)

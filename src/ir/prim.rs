@@ -150,6 +150,20 @@ pub(crate) fn i64_attr<'c>(ctx: ContextRef<'c>, value: i64) -> Attribute<'c> {
     }
 }
 
+/// An array attribute `[a, b, ...]` of `elements` in `ctx`.
+pub(crate) fn array_attr<'c>(ctx: ContextRef<'c>, elements: &[Attribute<'c>]) -> Attribute<'c> {
+    let raw: Vec<mlir_sys::MlirAttribute> = elements.iter().map(|a| a.to_raw()).collect();
+    // SAFETY: `ctx` is live; the elements are live attributes of it, only read during the
+    // call (the array attribute is uniqued in the context).
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirArrayAttrGet(
+            raw_context(ctx),
+            raw.len() as isize,
+            raw.as_ptr(),
+        ))
+    }
+}
+
 /// A bool attribute in `ctx`.
 pub(crate) fn bool_attr<'c>(ctx: ContextRef<'c>, value: bool) -> Attribute<'c> {
     // SAFETY: `ctx` is live; bool attributes are uniqued in it.

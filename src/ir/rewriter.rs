@@ -175,7 +175,9 @@ impl<'c> IrRewriter<'c> {
         }
     }
 
-    /// A rewriter for the context of `op`: what a pass has (it holds ops, not a `&Context`).
+    /// A rewriter in `op`'s context. A pass holds ops and a `ContextRef`, never the
+    /// `&Context` [`IrRewriter::new`] wants, so passes that edit outside pattern callbacks
+    /// start here.
     pub fn for_op(op: OperationRef<'c, '_>) -> Self {
         Self {
             inner: MeliorIrRewriter::from_op(op),

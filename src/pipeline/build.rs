@@ -36,18 +36,45 @@ impl Pipeline {
     /// Builds a pipeline from command-line pass flags, in command-line order. Each item is
     /// a flag without its dashes: `ascend-topo-order` or `ascend-topo-order=k=v,k2=v2`.
     pub fn from_flags<S: AsRef<str>>(flags: &[S]) -> Result<Self, String> {
-        let mut steps = Vec::new();
+        let mut passes = Vec::new();
+        // Option flags (`--stream-alloc-summary=F`) apply to every instance of their pass.
+        let mut extra: Vec<(&str, String, String)> = Vec::new();
         for flag in flags {
             let flag = flag.as_ref();
             let (name, options) = match flag.split_once('=') {
                 Some((name, options)) => (name, Some(options)),
                 None => (flag, None),
             };
+            if let Some((pass, option)) = option_flag(name) {
+                let value = options.ok_or_else(|| format!("--{name} needs a value"))?;
+                extra.push((pass, option.to_owned(), value.to_owned()));
+                continue;
+            }
             let info = lookup(name).ok_or_else(|| format!("unknown pass flag '--{name}'"))?;
             let assignments = parse_assignments(options.unwrap_or(""))
                 .map_err(|error| format!("--{name}: {error}"))?;
-            steps.push(Step::Ours(PassOptions::resolve(info, &assignments)?));
+            passes.push((info, assignments));
         }
+        for (pass, option, value) in &extra {
+            let mut found = false;
+            for (info, assignments) in passes.iter_mut().filter(|(info, _)| info.flag == *pass) {
+                found = true;
+                if assignments.iter().any(|(name, _)| name == option) {
+                    return Err(format!(
+                        "pass '{}': option '{option}' given twice (once by --{pass}-{option})",
+                        info.flag
+                    ));
+                }
+                assignments.push((option.clone(), Some(value.clone())));
+            }
+            if !found {
+                return Err(format!("--{pass}-{option} needs --{pass}"));
+            }
+        }
+        let steps = passes
+            .into_iter()
+            .map(|(info, assignments)| PassOptions::resolve(info, &assignments).map(Step::Ours))
+            .collect::<Result<_, _>>()?;
         Ok(Self { steps })
     }
 
@@ -81,7 +108,15 @@ impl Pipeline {
 pub fn is_pass_flag(arg: &str) -> bool {
     arg.strip_prefix("--")
         .map(|rest| rest.split_once('=').map_or(rest, |(name, _)| name))
-        .is_some_and(|name| lookup(name).is_some())
+        .is_some_and(|name| lookup(name).is_some() || option_flag(name).is_some())
+}
+
+/// A command-line flag that sets one option of a pass: (pass flag, option).
+fn option_flag(name: &str) -> Option<(&'static str, &'static str)> {
+    crate::transforms::stream::stream_alloc::FLAG_ALIASES
+        .iter()
+        .find(|(flag, _)| *flag == name)
+        .map(|&(_, option)| ("stream-alloc", option))
 }
 
 fn parse_steps(body: &str) -> Result<Vec<Step>, String> {

@@ -2,4 +2,5 @@
 //! [`crate::pipeline::PASSES`].
 
 pub mod memory;
+pub mod stream;
 pub mod topo_order;

@@ -272,6 +272,24 @@ impl StreamGraph {
         self.nodes[dst].ctrl_in.push(src);
     }
 
+    /// Reorders the data consumers of `src` by `keys` (stably): `keys[i]` belongs to the
+    /// i-th edge in the current order. An importer that adds edges consumer by consumer
+    /// (so every `data_in` is in input order) uses it to put each producer's `data_out` in
+    /// GE's order: output index first, then link order. Returns `false` (and changes
+    /// nothing) when `keys` does not have one key per edge.
+    pub fn sort_data_out_by_key<K: Ord + Copy>(&mut self, src: NodeId, keys: &[K]) -> bool {
+        let out = &mut self.nodes[src].data_out;
+        if keys.len() != out.len() {
+            return false;
+        }
+        let mut pairs: Vec<(K, NodeId)> = keys.iter().copied().zip(out.iter().copied()).collect();
+        pairs.sort_by_key(|&(k, _)| k);
+        for (slot, (_, n)) in out.iter_mut().zip(pairs) {
+            *slot = n;
+        }
+        true
+    }
+
     pub fn attrs_mut(&mut self, node: NodeId) -> &mut NodeAttrs {
         &mut self.nodes[node].attrs
     }

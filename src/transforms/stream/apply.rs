@@ -1,0 +1,335 @@
+//! Writes an [`Allocation`] into the IR, once, after every decision was made on the frozen
+//! view (GE's graph-stability rule: `GenerateSyncEventNodes` runs last).
+//!
+//! What changes:
+//! * every ascend op of the graph gets `stream_id` (physical, after the split) and
+//!   `_logic_stream_id` (logical; -1 for data-like sources, which GE parks on stream 0),
+//!   `_attached_stream_ids` / `_logic_attached_stream_ids` when it has attached streams,
+//!   `active_stream_list` when it activates streams (and `_active_label_list` when the
+//!   allocation rewrote it), and `ascend.stream_reason = "<rule>: <why>"`;
+//! * the StreamActive ops planned after StreamSwitch nodes are created right after their
+//!   switch (control-linked from it) and take over the switch's control edges they own;
+//! * Send / Recv (SendNotify / RecvNotify) ops are created in GE's order with GE's names,
+//!   `event_id` (`notify_id`), `stream_id`, `_logic_stream_id` and a reason naming the
+//!   dependency: a Send right after its node (consuming the node's control token, after
+//!   earlier Sends of the same node), a Recv right before its node (which consumes the
+//!   Recv's control token). Program order stays a topological order, so SSA dominance
+//!   holds. NetOutput is `func.return`, which has no control token and takes no control
+//!   operand: its Recvs and Sends (a split can make it the last node before a new physical
+//!   stream) sit right before it, ordered by position only — it runs no task, so that is
+//!   the same point of its stream;
+//! * the root function gets the model's totals: `stream_num`, `event_num`, `notify_num`,
+//!   and `ascend.physical_to_logical_stream` (entry `p` is physical stream `p`'s logical id).
+
+use super::model_from_ir::IrModel;
+use crate::{
+    analysis::stream::{Allocation, NodeId, StreamId, SyncKind},
+    ir::{
+        ops::{
+            build_op_with_ctrl_type, ctrl_operands, ctrl_result, ctrl_type, data_operands,
+            i64_attr_value, int_list_attr, set_attr, set_operands, str_attr_value, str_list_attr,
+            NAME_ATTR,
+        },
+        IrError, IrRewriter,
+    },
+};
+use melior::ir::{operation::OperationLike, Attribute, Location, OperationRef, Value};
+use std::collections::HashMap;
+
+/// Attribute names written here.
+pub mod attr {
+    pub const STREAM_ID: &str = "stream_id";
+    pub const LOGIC_STREAM_ID: &str = "_logic_stream_id";
+    pub const ATTACHED_STREAM_IDS: &str = "_attached_stream_ids";
+    pub const LOGIC_ATTACHED_STREAM_IDS: &str = "_logic_attached_stream_ids";
+    pub const ACTIVE_STREAM_LIST: &str = "active_stream_list";
+    pub const ACTIVE_LABEL_LIST: &str = "_active_label_list";
+    pub const EVENT_ID: &str = "event_id";
+    pub const NOTIFY_ID: &str = "notify_id";
+    pub const REASON: &str = "ascend.stream_reason";
+    pub const STREAM_NUM: &str = "stream_num";
+    pub const EVENT_NUM: &str = "event_num";
+    pub const NOTIFY_NUM: &str = "notify_num";
+    pub const PHYSICAL_TO_LOGICAL: &str = "ascend.physical_to_logical_stream";
+}
+
+/// What the write-back created.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Applied {
+    pub sync_ops: usize,
+    pub stream_active_ops: usize,
+}
+
+/// A located failure of the write-back (an IR invariant the view relied on did not hold).
+pub struct ApplyError<'c> {
+    pub location: Location<'c>,
+    pub message: String,
+}
+
+/// Applies `alloc` (decided on `model.graph`) to the IR. `explain` writes the
+/// `ascend.stream_reason` attributes.
+pub fn apply<'c, 'a>(
+    model: &IrModel<'c, 'a>,
+    alloc: &Allocation,
+    explain: bool,
+) -> Result<Applied, ApplyError<'c>> {
+    let root = model.funcs[0];
+    let context = root.context();
+    let rewriter = IrRewriter::for_op(root);
+    let rw = rewriter.rewriter();
+    let sg = &model.graph;
+    let ctrl_ty = ctrl_type(context).map_err(|e| ApplyError {
+        location: root.location(),
+        message: format!("stream-alloc: {e}"),
+    })?;
+    let at = |op: OperationRef<'c, 'a>| {
+        move |e: IrError| ApplyError {
+            location: op.location(),
+            message: format!("stream-alloc: cannot rewrite the IR: {e}"),
+        }
+    };
+    // Stream ids repeat on every op: build each id attribute once.
+    let top = alloc.stream_num.max(alloc.logical.stream_num).max(0);
+    let ids: Vec<Attribute> = (-1..=top).map(|v| i64_attr_value(context, v)).collect();
+    let int = |v: i64| match usize::try_from(v + 1).ok().and_then(|i| ids.get(i)) {
+        Some(&a) => a,
+        None => i64_attr_value(context, v),
+    };
+
+    // 1. Stream attributes on every node.
+    let reasons: Vec<Attribute> = alloc
+        .logical
+        .decisions
+        .iter()
+        .map(|d| str_attr_value(context, &format!("{}: {}", d.rule.as_str(), d.detail)))
+        .collect();
+    for (n, &op) in model.ops.iter().enumerate() {
+        if model.net_output[n] {
+            continue;
+        }
+        set_attr(&rw, op, attr::STREAM_ID, int(alloc.stream[n]));
+        set_attr(&rw, op, attr::LOGIC_STREAM_ID, int(alloc.logical.stream[n]));
+        if explain {
+            let reason = reasons[alloc.logical.decision_of[n] as usize];
+            set_attr(&rw, op, attr::REASON, reason);
+        }
+        if !alloc.attached[n].is_empty() {
+            let physical = int_list_attr(context, &alloc.attached[n]);
+            set_attr(&rw, op, attr::ATTACHED_STREAM_IDS, physical);
+            let logical = int_list_attr(context, &alloc.logical.attached[n]);
+            set_attr(&rw, op, attr::LOGIC_ATTACHED_STREAM_IDS, logical);
+        }
+        if let Some(list) = alloc.activation.active_streams.get(&n) {
+            set_attr(
+                &rw,
+                op,
+                attr::ACTIVE_STREAM_LIST,
+                int_list_attr(context, list),
+            );
+        }
+        if let Some(labels) = alloc.activation.active_labels.get(&n) {
+            if *labels != sg.node(n).attrs.active_label_list {
+                let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+                set_attr(
+                    &rw,
+                    op,
+                    attr::ACTIVE_LABEL_LIST,
+                    str_list_attr(context, &labels),
+                );
+            }
+        }
+    }
+
+    let logical_of = |s: StreamId| -> StreamId {
+        alloc
+            .split
+            .physical_to_logical
+            .get(&s)
+            .copied()
+            .unwrap_or(s)
+    };
+    let mut applied = Applied::default();
+
+    // 2. StreamActive ops after their StreamSwitch.
+    let mut last_after: HashMap<NodeId, OperationRef<'c, 'a>> = HashMap::new();
+    for (i, p) in alloc.activation.planned.iter().enumerate() {
+        let switch = model.ops[p.switch];
+        let token = ctrl_result(switch).ok_or_else(|| ApplyError {
+            location: switch.location(),
+            message: "stream-alloc: a StreamSwitch without a control result".into(),
+        })?;
+        let key = alloc.activation.planned_key(i);
+        let streams = alloc
+            .activation
+            .active_streams
+            .get(&key)
+            .cloned()
+            .unwrap_or_default();
+        let labels: Vec<&str> = alloc
+            .activation
+            .active_labels
+            .get(&key)
+            .map(|v| v.iter().map(String::as_str).collect())
+            .unwrap_or_else(|| vec![p.label.as_str()]);
+        let mut attrs = vec![
+            (NAME_ATTR, str_attr_value(context, &p.name)),
+            (attr::STREAM_ID, int(p.stream)),
+            (attr::LOGIC_STREAM_ID, int(logical_of(p.stream))),
+            (attr::ACTIVE_STREAM_LIST, int_list_attr(context, &streams)),
+            (attr::ACTIVE_LABEL_LIST, str_list_attr(context, &labels)),
+        ];
+        if explain {
+            let why = format!(
+                "stream-switch-active: activates label `{}` of `{}` on its own stream",
+                p.label,
+                sg.node(p.switch).name
+            );
+            attrs.push((attr::REASON, str_attr_value(context, &why)));
+        }
+        let op = build_op_with_ctrl_type(
+            switch.location(),
+            "StreamActive",
+            &[],
+            &[token],
+            &[],
+            &attrs,
+            ctrl_ty,
+        )
+        .map_err(at(switch))?;
+        let after = last_after.get(&p.switch).copied().unwrap_or(switch);
+        let active = rw.insert_after(after, op);
+        last_after.insert(p.switch, active);
+        let new_token = ctrl_result(active).ok_or_else(|| ApplyError {
+            location: switch.location(),
+            message: "stream-alloc: built a StreamActive without a control result".into(),
+        })?;
+        for &t in &p.moved_ctrl_targets {
+            let target = model.ops[t];
+            let ctrl: Vec<Value> = ctrl_operands(target)
+                .into_iter()
+                .map(|v| if v == token { new_token } else { v })
+                .collect();
+            set_operands(&rw, target, &data_operands(target), &ctrl).map_err(at(target))?;
+        }
+        applied.stream_active_ops += 1;
+    }
+
+    // 3. Send / Recv ops, in GE's order.
+    let mut last_send: HashMap<NodeId, OperationRef<'c, 'a>> = HashMap::new();
+    // The first Send placed before a NetOutput: its Recvs go before that (wait, then signal).
+    let mut first_send: HashMap<NodeId, OperationRef<'c, 'a>> = HashMap::new();
+    let mut recv_tokens: Vec<(NodeId, Vec<Value<'c, 'a>>)> = Vec::new();
+    let mut recv_slot: HashMap<NodeId, usize> = HashMap::new();
+    for p in &alloc.planned {
+        let anchor = model.ops[p.anchor];
+        let rec = &alloc.syncs.recs[p.sync];
+        let id_attr = match rec.kind {
+            SyncKind::Event => attr::EVENT_ID,
+            SyncKind::Notify => attr::NOTIFY_ID,
+        };
+        let mut attrs = vec![
+            (NAME_ATTR, str_attr_value(context, &p.name)),
+            (id_attr, int(i64::from(p.id))),
+            (attr::STREAM_ID, int(p.stream)),
+            (attr::LOGIC_STREAM_ID, int(logical_of(p.stream))),
+        ];
+        if explain {
+            let why = format!(
+                "{}: {} {} from `{}` to `{}`",
+                rec.origin.as_str(),
+                match rec.kind {
+                    SyncKind::Event => "event",
+                    SyncKind::Notify => "notify",
+                },
+                p.id,
+                sg.node(rec.send).name,
+                sg.node(rec.recv).name
+            );
+            attrs.push((attr::REASON, str_attr_value(context, &why)));
+        }
+        let sending = p.ty.starts_with("Send");
+        if sending && model.net_output[p.anchor] {
+            // NetOutput (`func.return`) does no work and cannot be followed: its Sends go
+            // right before it, in order, ordered by position only.
+            let op =
+                build_op_with_ctrl_type(anchor.location(), p.ty, &[], &[], &[], &attrs, ctrl_ty)
+                    .map_err(at(anchor))?;
+            let send = rw.insert_before(anchor, op);
+            first_send.entry(p.anchor).or_insert(send);
+        } else if sending {
+            let token = ctrl_result(anchor).ok_or_else(|| ApplyError {
+                location: anchor.location(),
+                message: format!(
+                    "stream-alloc: `{}` cannot be placed after `{}`, which has no control \
+                     result",
+                    p.name,
+                    sg.node(p.anchor).name
+                ),
+            })?;
+            let op = build_op_with_ctrl_type(
+                anchor.location(),
+                p.ty,
+                &[],
+                &[token],
+                &[],
+                &attrs,
+                ctrl_ty,
+            )
+            .map_err(at(anchor))?;
+            let after = last_send.get(&p.anchor).copied().unwrap_or(anchor);
+            let send = rw.insert_after(after, op);
+            last_send.insert(p.anchor, send);
+        } else {
+            let op =
+                build_op_with_ctrl_type(anchor.location(), p.ty, &[], &[], &[], &attrs, ctrl_ty)
+                    .map_err(at(anchor))?;
+            let before = first_send.get(&p.anchor).copied().unwrap_or(anchor);
+            let recv = rw.insert_before(before, op);
+            if !model.net_output[p.anchor] {
+                let token = ctrl_result(recv).ok_or_else(|| ApplyError {
+                    location: anchor.location(),
+                    message: "stream-alloc: built a Recv without a control result".into(),
+                })?;
+                let slot = *recv_slot.entry(p.anchor).or_insert_with(|| {
+                    recv_tokens.push((p.anchor, Vec::new()));
+                    recv_tokens.len() - 1
+                });
+                recv_tokens[slot].1.push(token);
+            }
+        }
+        applied.sync_ops += 1;
+    }
+    for (n, tokens) in recv_tokens {
+        let op = model.ops[n];
+        let mut ctrl = ctrl_operands(op);
+        ctrl.extend(tokens);
+        set_operands(&rw, op, &data_operands(op), &ctrl).map_err(at(op))?;
+    }
+
+    // 4. Model totals on the root function.
+    set_attr(&rw, root, attr::STREAM_NUM, int(alloc.stream_num));
+    set_attr(&rw, root, attr::EVENT_NUM, int(i64::from(alloc.event_num)));
+    set_attr(
+        &rw,
+        root,
+        attr::NOTIFY_NUM,
+        int(i64::from(alloc.notify_num)),
+    );
+    let physical: Vec<i64> = (0..alloc.stream_num)
+        .map(|p| {
+            alloc
+                .split
+                .physical_to_logical
+                .get(&p)
+                .copied()
+                .unwrap_or(-1)
+        })
+        .collect();
+    set_attr(
+        &rw,
+        root,
+        attr::PHYSICAL_TO_LOGICAL,
+        int_list_attr(context, &physical),
+    );
+    Ok(applied)
+}

@@ -1,0 +1,747 @@
+//! Fills the frozen [`StreamGraph`] the stream allocation decides on from a module.
+//!
+//! What GE's allocator sees, read from the IR (dialects/README.md conventions):
+//! * **graphs**: the root `func.func` (`@main` unless told otherwise), then its subgraphs
+//!   in GE's `GetAllSubgraphs` order, taken here as a pre-order walk: a graph, then each
+//!   subgraph its ops name (op order, then the op's subgraph order from the op table),
+//!   each with its own subgraphs before the next sibling. A function named twice is an
+//!   error (a GE subgraph has one parent); functions nobody names are not part of the graph.
+//! * **nodes**: every `ascend` op in block order (program order is a topological order of
+//!   data and control edges), plus `func.return` as GE's NetOutput (`Node_Output`, engine
+//!   `DNN_VM_GE_LOCAL`, no task). Ops of other dialects are not GE nodes and are skipped,
+//!   with their edges.
+//! * **engines and types** come from [`semantics`] (op table, `engine` attribute override);
+//!   task counts from the table's `task_num` unless `_node_sqe_num` / `_hccl_task_num`
+//!   override them; HCCL and data-like nodes from the table's traits.
+//! * **edges**: a data edge per data operand (consumer order, then input order, so every
+//!   `data_in` is in GE input order; each producer's `data_out` is then sorted by output
+//!   index, GE's anchor order), a control edge per `!ascend.ctrl` operand (deduplicated).
+//! * **attributes** with GE's names, see [`read_node`]. A wrongly typed attribute is an
+//!   error at the op, not a silent default.
+//!
+//! Besides the view, the build records what the pass needs to write back (the op of each
+//! node, the function of each graph), whether the graph is dynamic-shape (any data value
+//! with a dynamic or unranked shape: GE's unknown-shape graph), and the first op showing
+//! that the module is already allocated (a Send/Recv/notify op, or `_logic_stream_id`).
+
+use crate::{
+    analysis::stream::{
+        model::{FastMap, FastSet},
+        AttachedStreamReq, GraphId, NodeAttrs, NodeId, StreamGraph,
+    },
+    dialect::{op_table, semantics, OpDef, Trait},
+    ir::ops::{ctrl_type, OpKey},
+};
+use melior::ir::{
+    attribute::{
+        ArrayAttribute, AttributeLike, BoolAttribute, DictionaryAttribute, IntegerAttribute,
+        StringAttribute,
+    },
+    block::BlockLike,
+    operation::{OperationLike, OperationResult},
+    r#type::{RankedTensorType, ShapedTypeLike, TypeLike},
+    Attribute, BlockRef, Location, OperationRef, RegionLike, ValueLike,
+};
+use std::collections::{HashMap, HashSet};
+
+/// GE's NetOutput, which this IR spells `func.return`.
+pub const NET_OUTPUT_TYPE: &str = "NetOutput";
+/// GE's default NetOutput node name (`NODE_NAME_NET_OUTPUT`).
+pub const NET_OUTPUT_NAME: &str = "Node_Output";
+/// NetOutput's engine.
+pub const NET_OUTPUT_ENGINE: &str = "DNN_VM_GE_LOCAL";
+/// The group of the list forms of attached-stream requests.
+pub const DEFAULT_STREAM_INFO_GROUP: &str = "_default_stream_info_group";
+
+/// GE attribute names read here (besides those in [`semantics::attr`]).
+pub mod attr {
+    pub const ENABLE_INNER_PARALLEL: &str = "_enable_inner_parallel";
+    pub const NEW_STREAM_ID: &str = "NewStreamId";
+    pub const FUSION: &str = "fusion";
+    pub const EVENT_MULTIPLEXING: &str = "_event_multiplexing";
+    pub const ATTACHED_STREAM_INFO: &str = "_attached_stream_info";
+    pub const ATTACHED_STREAM_INFO_LIST: &str = "_attached_stream_info_list";
+    pub const DISABLE_ATTACHED: &str = "_disable_attached_resource";
+    pub const BATCH_NUM: &str = "_batch_num";
+    pub const SUBGRAPH_END_NODE: &str = "_subgraph_end_node";
+    pub const FORCE_ATTACH_STREAM: &str = "_force_attach_stream";
+    pub const THREAD_SCOPE_ID: &str = "_thread_scope_id";
+    pub const FFTS_SUB_GRAPH: &str = "_ffts_sub_graph";
+    pub const FFTS_PLUS_SUB_GRAPH: &str = "_ffts_plus_sub_graph";
+    pub const HCCL_ATTACHED_TASK_NUM: &str = "_hccl_attached_task_num";
+    pub const LOGIC_STREAM_ID: &str = "_logic_stream_id";
+    /// The op attribute naming the group of the single named-attrs form.
+    pub const GROUP: &str = "group";
+    // Keys inside attached-stream dictionaries.
+    pub const STREAM_KEY: &str = "_attached_stream_key";
+    pub const STREAM_POLICY: &str = "_attached_stream_policy";
+    pub const STREAM_DEPEND_VALUE_LIST: &str = "_attached_stream_depend_value_list";
+    pub const RESOURCE_NAME: &str = "_attached_resource_name";
+    pub const RESOURCE_REUSE_KEY: &str = "_attached_resource_reuse_key";
+    pub const RESOURCE_FORCE_REUSE: &str = "_attached_resource_force_reuse";
+    pub const RESOURCE_REQUIRED: &str = "_attached_resource_required_flag";
+}
+
+/// The view plus what the pass writes back to.
+pub struct IrModel<'c, 'a> {
+    pub graph: StreamGraph,
+    /// The op of each node (`func.return` for NetOutput nodes).
+    pub ops: Vec<OperationRef<'c, 'a>>,
+    /// Whether node `n` is a NetOutput (`func.return`: no attributes, no control edges).
+    pub net_output: Vec<bool>,
+    /// The `func.func` of each graph.
+    pub funcs: Vec<OperationRef<'c, 'a>>,
+    /// Some data value has a dynamic or unranked shape.
+    pub dynamic_shape: bool,
+    /// The first op showing the module is already stream-allocated.
+    pub allocated: Option<OperationRef<'c, 'a>>,
+}
+
+impl<'c, 'a> IrModel<'c, 'a> {
+    /// The location of node `name` (first match), else of the root function.
+    pub fn location_of(&self, name: Option<&str>) -> Location<'c> {
+        name.and_then(|name| self.graph.find(name))
+            .map(|n| self.ops[n].location())
+            .unwrap_or_else(|| self.funcs[0].location())
+    }
+}
+
+/// A located failure to build the view.
+#[derive(Debug)]
+pub struct ModelError<'c> {
+    pub location: Location<'c>,
+    pub message: String,
+}
+
+impl<'c> ModelError<'c> {
+    fn new(location: Location<'c>, message: impl Into<String>) -> Self {
+        Self {
+            location,
+            message: message.into(),
+        }
+    }
+}
+
+/// Builds the view of the graph rooted at function `root` of the module whose body is
+/// `body`; `module_location` locates module-level errors.
+pub fn build<'c, 'a>(
+    body: BlockRef<'c, 'a>,
+    module_location: Location<'c>,
+    root: &str,
+) -> Result<IrModel<'c, 'a>, ModelError<'c>> {
+    let mut funcs: HashMap<&'c str, OperationRef<'c, 'a>> = HashMap::new();
+    let mut op = body.first_operation();
+    while let Some(f) = op {
+        if op_name(f) == "func.func" {
+            if let Some(name) = string_value(f, "sym_name") {
+                funcs.insert(name, f);
+            }
+        }
+        op = f.next_in_block();
+    }
+    let root_func = *funcs.get(root).ok_or_else(|| {
+        ModelError::new(
+            module_location,
+            format!("no function @{root} in the module (the root graph; see option `root`)"),
+        )
+    })?;
+    let mut builder = Builder {
+        model: IrModel {
+            graph: StreamGraph::new(root),
+            ops: Vec::new(),
+            net_output: Vec::new(),
+            funcs: Vec::new(),
+            dynamic_shape: false,
+            allocated: None,
+        },
+        local: FastMap::default(),
+        ctrl: ctrl_type(root_func.context()).ok(),
+        caches: Caches::default(),
+    };
+    let mut referenced: HashSet<&str> = HashSet::from([root]);
+    // Pre-order over graphs: (function, parent node; None for the root).
+    let mut stack: Vec<(OperationRef<'c, 'a>, Option<NodeId>)> = vec![(root_func, None)];
+    while let Some((func, parent)) = stack.pop() {
+        let g = match parent {
+            None => 0,
+            Some(p) => {
+                let name = string_value(func, "sym_name").unwrap_or_default();
+                builder.model.graph.add_subgraph(name, p)
+            }
+        };
+        let children = builder.graph(g, func)?;
+        let mut pending = Vec::with_capacity(children.len());
+        for (user, symbol) in children {
+            let Some(&child) = funcs.get(symbol.as_str()) else {
+                return Err(ModelError::new(
+                    builder.model.ops[user].location(),
+                    format!("subgraph @{symbol} is not a function of the module"),
+                ));
+            };
+            let child_name = string_value(child, "sym_name").unwrap_or_default();
+            if !referenced.insert(child_name) {
+                return Err(ModelError::new(
+                    builder.model.ops[user].location(),
+                    format!(
+                        "@{symbol} is already the root graph or a subgraph of another node; a \
+                         GE subgraph has one parent"
+                    ),
+                ));
+            }
+            pending.push((child, Some(user)));
+        }
+        stack.extend(pending.into_iter().rev());
+    }
+    Ok(builder.model)
+}
+
+struct Builder<'c, 'a> {
+    model: IrModel<'c, 'a>,
+    /// Node of each op of the graph being built.
+    local: FastMap<OpKey, NodeId>,
+    /// `!ascend.ctrl` (control operands are compared against it).
+    ctrl: Option<melior::ir::Type<'c>>,
+    caches: Caches,
+}
+
+/// Lookups by uniqued MLIR object (identifiers and types are uniqued per context, so their
+/// address identifies them): the table row of an op name, whether an attribute name is one
+/// the stream passes read, whether a type is dynamic. They keep string conversion and
+/// hashing off the per-op path.
+#[derive(Default)]
+struct Caches {
+    defs: FastMap<usize, Option<&'static OpDef>>,
+    keys: FastMap<usize, Option<&'static str>>,
+    dynamic: FastMap<usize, bool>,
+}
+
+/// Every attribute name [`Caches::read_node`] reads.
+const KNOWN_KEYS: &[&str] = &[
+    semantics::attr::NAME,
+    semantics::attr::ENGINE,
+    semantics::attr::TYPE,
+    semantics::attr::STREAM_LABEL,
+    semantics::attr::USER_STREAM_LABEL,
+    attr::ENABLE_INNER_PARALLEL,
+    attr::NEW_STREAM_ID,
+    semantics::attr::PARALLEL_GROUP,
+    attr::FUSION,
+    semantics::attr::CONTINUOUS_STREAM_LABEL,
+    attr::EVENT_MULTIPLEXING,
+    attr::ATTACHED_STREAM_INFO,
+    attr::ATTACHED_STREAM_INFO_LIST,
+    attr::GROUP,
+    attr::DISABLE_ATTACHED,
+    attr::BATCH_NUM,
+    semantics::attr::ACTIVE_LABEL_LIST,
+    semantics::attr::IS_LOOP_ACTIVE,
+    "_is_loop_active",
+    semantics::attr::SUBGRAPH_FIRST_ACTIVE,
+    "_subgraph_first_active",
+    attr::SUBGRAPH_END_NODE,
+    semantics::attr::RTS_LABEL_NODE,
+    attr::FORCE_ATTACH_STREAM,
+    attr::THREAD_SCOPE_ID,
+    attr::FFTS_SUB_GRAPH,
+    attr::FFTS_PLUS_SUB_GRAPH,
+    semantics::attr::NODE_SQE_NUM,
+    semantics::attr::HCCL_TASK_NUM,
+    attr::HCCL_ATTACHED_TASK_NUM,
+    attr::LOGIC_STREAM_ID,
+];
+
+impl<'c, 'a> Builder<'c, 'a> {
+    /// Adds the nodes and edges of graph `g` (function `func`); returns the subgraph
+    /// references of its nodes, in order: (node, symbol).
+    fn graph(
+        &mut self,
+        g: GraphId,
+        func: OperationRef<'c, 'a>,
+    ) -> Result<Vec<(NodeId, String)>, ModelError<'c>> {
+        let fname = string_value(func, "sym_name").unwrap_or_default();
+        let region = func
+            .region(0)
+            .map_err(|_| ModelError::new(func.location(), format!("@{fname} has no body")))?;
+        let Some(block) = region.first_block() else {
+            return Err(ModelError::new(
+                func.location(),
+                format!("@{fname} is a declaration; a GE graph needs a body"),
+            ));
+        };
+        if block.next_in_region().is_some() {
+            return Err(ModelError::new(
+                func.location(),
+                format!("@{fname} has several blocks; a GE graph is a single-block function"),
+            ));
+        }
+        self.model.funcs.push(func);
+        self.local.clear();
+        let mut children = Vec::new();
+        // (producer, output index) of every data edge of this graph, in insertion order,
+        // and the producers whose outputs were linked out of index order.
+        let mut out_keys: Vec<(NodeId, usize)> = Vec::new();
+        let first = self.model.ops.len();
+        // Per node of this graph (index n - first): the last output index linked, and
+        // whether its outputs were linked out of index order.
+        let mut last_out: Vec<usize> = Vec::new();
+        let mut unsorted: Vec<bool> = Vec::new();
+        let mut unnamed = 0usize;
+        // Names given by the `name` attribute (generated ones cannot repeat each other; a
+        // clash between the two kinds is caught by the view's own validation).
+        let mut names: FastSet<&'c str> = FastSet::default();
+        let mut op = block.first_operation();
+        while let Some(o) = op {
+            op = o.next_in_block();
+            let name = op_name(o);
+            let is_return = name == "func.return";
+            if !is_return && !name.starts_with("ascend.") {
+                continue;
+            }
+            let n = if is_return {
+                let mut node_name = NET_OUTPUT_NAME.to_string();
+                while names.contains(node_name.as_str()) || self.local_name_taken(g, &node_name) {
+                    node_name.push('_');
+                }
+                let n =
+                    self.model
+                        .graph
+                        .add_node(g, &node_name, NET_OUTPUT_TYPE, NET_OUTPUT_ENGINE);
+                let a = self.model.graph.attrs_mut(n);
+                a.task_count = Some(0);
+                a.data_like = Some(false);
+                n
+            } else {
+                let node = self.caches.read_node(o)?;
+                let node_name = match node.name {
+                    Some(name) => {
+                        if !names.insert(name) {
+                            return Err(ModelError::new(
+                                o.location(),
+                                format!(
+                                    "two nodes of graph `{fname}` are named `{name}`; GE \
+                                     identifies nodes by name"
+                                ),
+                            ));
+                        }
+                        name.to_string()
+                    }
+                    None => {
+                        unnamed += 1;
+                        format!("{}_{unnamed}", name.trim_start_matches("ascend."))
+                    }
+                };
+                if node.allocated && self.model.allocated.is_none() {
+                    self.model.allocated = Some(o);
+                }
+                let n = self
+                    .model
+                    .graph
+                    .add_node(g, &node_name, &node.ge_type, &node.engine);
+                *self.model.graph.attrs_mut(n) = node.attrs;
+                for symbol in node.subgraphs {
+                    children.push((n, symbol));
+                }
+                n
+            };
+            self.model.ops.push(o);
+            self.model.net_output.push(is_return);
+            last_out.push(0);
+            unsorted.push(false);
+            self.local.insert(OpKey::of(o), n);
+            if !self.model.dynamic_shape {
+                self.model.dynamic_shape = o.results().any(|r| self.caches.is_dynamic(r.r#type()));
+            }
+            for value in o.operands() {
+                let result = value
+                    .is_operation_result()
+                    .then(|| OperationResult::try_from(value).ok())
+                    .flatten();
+                let Some(result) = result else {
+                    if !self.model.dynamic_shape && self.caches.is_dynamic(value.r#type()) {
+                        self.model.dynamic_shape = true; // a graph input
+                    }
+                    continue;
+                };
+                let Some(&src) = self.local.get(&OpKey::of(result.owner())) else {
+                    continue; // not a GE node (another dialect)
+                };
+                if Some(value.r#type()) == self.ctrl {
+                    if !self.model.graph.node(n).ctrl_in().contains(&src) {
+                        self.model.graph.add_ctrl_edge(src, n);
+                    }
+                    continue;
+                }
+                let index = result.result_number();
+                if last_out[src - first] > index {
+                    unsorted[src - first] = true;
+                }
+                last_out[src - first] = index;
+                out_keys.push((src, index));
+                self.model.graph.add_data_edge(src, n);
+            }
+        }
+        // GE orders a producer's consumers by output anchor first.
+        let mut keys: HashMap<NodeId, Vec<usize>> = HashMap::new();
+        for (src, index) in out_keys {
+            if unsorted[src - first] {
+                keys.entry(src).or_default().push(index);
+            }
+        }
+        for (src, keys) in keys {
+            self.model.graph.sort_data_out_by_key(src, &keys);
+        }
+        Ok(children)
+    }
+
+    fn local_name_taken(&self, g: GraphId, name: &str) -> bool {
+        self.model
+            .graph
+            .graph(g)
+            .nodes
+            .iter()
+            .any(|&n| self.model.graph.node(n).name == name)
+    }
+}
+
+/// What one ascend op contributes to the view.
+struct NodeInfo<'c> {
+    name: Option<&'c str>,
+    ge_type: String,
+    engine: String,
+    attrs: NodeAttrs,
+    subgraphs: Vec<String>,
+    allocated: bool,
+}
+
+/// Reads one op: GE type and engine from the op table (as [`semantics::semantic_def`]
+/// does: a generic op uses the row of its `type`), and the GE attributes the stream
+/// passes read, each by GE's name (`_stream_label`, `_user_stream_label`,
+/// `_enable_inner_parallel`, `NewStreamId`, `_parallel_group`, `fusion`,
+/// `_continuous_stream_label`, `_event_multiplexing`, `_attached_stream_info[_list]`,
+/// `_disable_attached_resource`, `_batch_num`, `_active_label_list`, `is_loop_active`,
+/// `subgraph_first_active`, `_subgraph_end_node`, `_rts_label_node`,
+/// `_force_attach_stream`, `_thread_scope_id`, `_ffts_sub_graph`, `_ffts_plus_sub_graph`,
+/// `_node_sqe_num`, `_hccl_task_num`, `_hccl_attached_task_num`).
+impl Caches {
+    fn read_node<'c>(&mut self, op: OperationRef<'c, '_>) -> Result<NodeInfo<'c>, ModelError<'c>> {
+        let base = *self
+            .defs
+            .entry(op.name().to_raw().ptr as usize)
+            .or_insert_with(|| semantics::op_def(&op));
+        let generic = base.is_some_and(|d| d.is_generic());
+        let mut info = NodeInfo {
+            name: None,
+            ge_type: String::new(),
+            engine: String::new(),
+            attrs: NodeAttrs::default(),
+            subgraphs: Vec::new(),
+            allocated: false,
+        };
+        let mut engine_override: Option<String> = None;
+        let mut group: Option<String> = None;
+        let mut single_info: Option<Attribute<'c>> = None;
+        for (id, value) in op.attributes() {
+            let known = *self
+                .keys
+                .entry(id.to_raw().ptr as usize)
+                .or_insert_with(|| {
+                    let name = id.as_string_ref();
+                    let name = name.as_str().unwrap_or_default();
+                    KNOWN_KEYS.iter().copied().find(|k| *k == name)
+                });
+            let Some(key) = known else {
+                continue;
+            };
+            let a = &mut info.attrs;
+            let bad = |what: &str| {
+                ModelError::new(
+                    op.location(),
+                    format!("attribute `{key}` must be {what}, got {value}"),
+                )
+            };
+            let string = || {
+                as_str(value)
+                    .map(str::to_string)
+                    .ok_or_else(|| bad("a string"))
+            };
+            let non_empty = || string().map(|s| (!s.is_empty()).then_some(s));
+            let int = || as_int(value).ok_or_else(|| bad("an integer"));
+            let flag = || as_bool(value).ok_or_else(|| bad("a bool"));
+            let strings = || as_strs(value).ok_or_else(|| bad("a string or a string list"));
+            match key {
+                semantics::attr::NAME => {
+                    info.name = Some(
+                        StringAttribute::try_from(value)
+                            .map(|s| s.value())
+                            .map_err(|_| bad("a string"))?,
+                    )
+                }
+                semantics::attr::ENGINE => engine_override = Some(string()?),
+                semantics::attr::TYPE if generic => info.ge_type = string()?,
+                semantics::attr::STREAM_LABEL => a.stream_label = non_empty()?,
+                semantics::attr::USER_STREAM_LABEL => a.user_stream_label = non_empty()?,
+                attr::ENABLE_INNER_PARALLEL => a.enable_inner_parallel = flag()?,
+                attr::NEW_STREAM_ID => a.new_stream_id = Some(int()?),
+                semantics::attr::PARALLEL_GROUP => a.parallel_group = non_empty()?,
+                attr::FUSION => a.fusion = Some(int()?),
+                semantics::attr::CONTINUOUS_STREAM_LABEL => {
+                    a.continuous_stream_label = non_empty()?
+                }
+                attr::EVENT_MULTIPLEXING => a.event_multiplexing = strings()?,
+                attr::ATTACHED_STREAM_INFO => single_info = Some(value),
+                attr::ATTACHED_STREAM_INFO_LIST => {
+                    a.attached.extend(attached_v2(value).map_err(|m| bad(&m))?)
+                }
+                attr::GROUP => group = as_str(value).map(str::to_string),
+                attr::DISABLE_ATTACHED => a.disable_attached = flag()?,
+                attr::BATCH_NUM => a.batch_num = Some(int()?),
+                semantics::attr::ACTIVE_LABEL_LIST => a.active_label_list = strings()?,
+                semantics::attr::IS_LOOP_ACTIVE | "_is_loop_active" => a.is_loop_active = flag()?,
+                semantics::attr::SUBGRAPH_FIRST_ACTIVE | "_subgraph_first_active" => {
+                    a.subgraph_first_active = flag()?
+                }
+                attr::SUBGRAPH_END_NODE => a.subgraph_end_node = flag()?,
+                semantics::attr::RTS_LABEL_NODE => a.rts_label_node = flag()?,
+                attr::FORCE_ATTACH_STREAM => a.force_attach_stream = flag()?,
+                attr::THREAD_SCOPE_ID => a.thread_scope = true,
+                attr::FFTS_SUB_GRAPH | attr::FFTS_PLUS_SUB_GRAPH => {
+                    a.ffts_subgraph = as_str(value).is_none_or(|s| !s.is_empty())
+                }
+                semantics::attr::NODE_SQE_NUM => a.node_sqe_num = Some(int()?),
+                semantics::attr::HCCL_TASK_NUM => a.hccl_task_num = Some(int()?),
+                attr::HCCL_ATTACHED_TASK_NUM => a.hccl_attached_task_num = Some(int()?),
+                attr::LOGIC_STREAM_ID => info.allocated = true,
+                _ => {}
+            }
+        }
+        let def = match base {
+            Some(b) if generic => {
+                Some(op_table().semantics_for_ge_type(&info.ge_type).unwrap_or(b))
+            }
+            other => other,
+        };
+        if let Some(def) = def {
+            if !generic {
+                info.ge_type = def.ge_type.clone();
+            }
+            info.engine = def.engine.clone();
+            info.attrs.task_count = def.row.task_num.map(i64::from);
+            if def.has_trait(Trait::Hccl) {
+                info.attrs.hccl_kernel_lib = true;
+            }
+            if def.has_trait(Trait::Source) {
+                info.attrs.data_like = Some(true);
+            }
+            info.allocated |= [
+                Trait::Send,
+                Trait::Recv,
+                Trait::SendNotify,
+                Trait::RecvNotify,
+            ]
+            .into_iter()
+            .any(|t| def.has_trait(t));
+            if !def.row.subgraph_attrs.is_empty() || !def.row.subgraph_list_attrs.is_empty() {
+                info.subgraphs = semantics::subgraph_symbols(&op);
+            }
+        }
+        if info.ge_type.is_empty() {
+            info.ge_type = op_name(op);
+        }
+        if let Some(engine) = engine_override {
+            info.engine = engine;
+        }
+        if let Some(value) = single_info {
+            let reqs = attached_v1(value, group.as_deref()).map_err(|m| {
+                ModelError::new(
+                    op.location(),
+                    format!("attribute `{}`: {m}", attr::ATTACHED_STREAM_INFO),
+                )
+            })?;
+            // The single form comes first, as GE reads it first.
+            info.attrs.attached.splice(0..0, reqs);
+        }
+        Ok(info)
+    }
+
+    /// A tensor whose shape is not fully known (GE: an unknown-shape node).
+    fn is_dynamic(&mut self, ty: melior::ir::Type) -> bool {
+        *self
+            .dynamic
+            .entry(ty.to_raw().ptr as usize)
+            .or_insert_with(|| {
+                ty.is_tensor()
+                    && (!ty.is_ranked_tensor()
+                        || RankedTensorType::try_from(ty).map_or(true, |t| !t.has_static_shape()))
+            })
+    }
+}
+
+/// `_attached_stream_info`: either one dictionary `{_attached_stream_policy = "group",
+/// _attached_stream_key = K}` with the op's `group` attribute naming the group (the key is
+/// shared across main streams), or a list of dictionaries `{_attached_stream_key = K,
+/// _attached_stream_depend_value_list = "0,1"}` in the default group (the key is per main
+/// stream).
+fn attached_v1(value: Attribute, group: Option<&str>) -> Result<Vec<AttachedStreamReq>, String> {
+    if let Some(dict) = as_dict(value) {
+        let policy = dict_str(dict, attr::STREAM_POLICY)?.unwrap_or_default();
+        if policy != "group" {
+            return Err(format!(
+                "`{}` must be \"group\" (the only policy GE supports)",
+                attr::STREAM_POLICY
+            ));
+        }
+        let group = group.ok_or("the op needs a `group` string attribute")?;
+        let key = dict_str(dict, attr::STREAM_KEY)?
+            .ok_or_else(|| format!("missing `{}`", attr::STREAM_KEY))?;
+        return Ok(vec![AttachedStreamReq {
+            group: group.to_string(),
+            key,
+            per_main_stream: false,
+            required: true,
+            depend_inputs: Vec::new(),
+        }]);
+    }
+    let list = as_array(value).ok_or("expected a dictionary or a list of dictionaries")?;
+    let mut out = Vec::new();
+    for i in 0..list.len() {
+        let dict = list
+            .element(i)
+            .ok()
+            .and_then(as_dict)
+            .ok_or("every element must be a dictionary")?;
+        let key = dict_str(dict, attr::STREAM_KEY)?
+            .ok_or_else(|| format!("missing `{}`", attr::STREAM_KEY))?;
+        let depend = dict_str(dict, attr::STREAM_DEPEND_VALUE_LIST)?.unwrap_or_default();
+        let depend_inputs = depend
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                s.parse::<usize>().map_err(|_| {
+                    format!(
+                        "`{}` must list input indices (\"0,2\"), got `{depend}`",
+                        attr::STREAM_DEPEND_VALUE_LIST
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        out.push(AttachedStreamReq {
+            group: DEFAULT_STREAM_INFO_GROUP.to_string(),
+            key,
+            per_main_stream: true,
+            required: true,
+            depend_inputs,
+        });
+    }
+    Ok(out)
+}
+
+/// `_attached_stream_info_list` (V2): dictionaries `{_attached_resource_name = N,
+/// _attached_resource_reuse_key = K, _attached_resource_force_reuse = B,
+/// _attached_resource_required_flag = B}`. The reuse key is `K + N`, per main stream unless
+/// `force_reuse`; `required` defaults to true.
+fn attached_v2(value: Attribute) -> Result<Vec<AttachedStreamReq>, String> {
+    let list = ArrayAttribute::try_from(value).map_err(|_| "a list of dictionaries".to_string())?;
+    let mut out = Vec::new();
+    for i in 0..list.len() {
+        let dict = list
+            .element(i)
+            .ok()
+            .and_then(as_dict)
+            .ok_or("a list of dictionaries")?;
+        let name = dict_str(dict, attr::RESOURCE_NAME)?
+            .ok_or_else(|| format!("a list of dictionaries with `{}`", attr::RESOURCE_NAME))?;
+        let reuse = dict_str(dict, attr::RESOURCE_REUSE_KEY)?.unwrap_or_default();
+        let force = dict_bool(dict, attr::RESOURCE_FORCE_REUSE)?.unwrap_or(false);
+        let required = dict_bool(dict, attr::RESOURCE_REQUIRED)?.unwrap_or(true);
+        out.push(AttachedStreamReq {
+            group: DEFAULT_STREAM_INFO_GROUP.to_string(),
+            key: format!("{reuse}{name}"),
+            per_main_stream: !force,
+            required,
+            depend_inputs: Vec::new(),
+        });
+    }
+    Ok(out)
+}
+
+fn dict_str(dict: DictionaryAttribute, key: &str) -> Result<Option<String>, String> {
+    match dict.element_by_name(key) {
+        None => Ok(None),
+        Some(v) => as_str(v)
+            .map(|s| Some(s.to_string()))
+            .ok_or_else(|| format!("`{key}` must be a string")),
+    }
+}
+
+fn dict_bool(dict: DictionaryAttribute, key: &str) -> Result<Option<bool>, String> {
+    match dict.element_by_name(key) {
+        None => Ok(None),
+        Some(v) => as_bool(v)
+            .map(Some)
+            .ok_or_else(|| format!("`{key}` must be a bool")),
+    }
+}
+
+// Typed attribute readers. They test the kind first: melior's `TryFrom` prints the whole
+// attribute into its error on a mismatch, far too slow for a per-op path.
+
+fn as_str<'c>(a: Attribute<'c>) -> Option<&'c str> {
+    a.is_string()
+        .then(|| StringAttribute::try_from(a).ok().map(|s| s.value()))
+        .flatten()
+}
+
+fn as_int(a: Attribute) -> Option<i64> {
+    a.is_integer()
+        .then(|| IntegerAttribute::try_from(a).ok().map(|i| i.value()))
+        .flatten()
+}
+
+/// A bool, a unit attribute (true) or an integer (GE stores some flags as ints).
+fn as_bool(a: Attribute) -> Option<bool> {
+    if a.is_bool() {
+        BoolAttribute::try_from(a).ok().map(|b| b.value())
+    } else if a.is_unit() {
+        Some(true)
+    } else {
+        as_int(a).map(|i| i != 0)
+    }
+}
+
+/// A string list, or a single string as a one-element list.
+fn as_strs(a: Attribute) -> Option<Vec<String>> {
+    if let Some(s) = as_str(a) {
+        return Some(vec![s.to_string()]);
+    }
+    let list = as_array(a)?;
+    (0..list.len())
+        .map(|i| list.element(i).ok().and_then(as_str).map(str::to_string))
+        .collect()
+}
+
+fn as_array(a: Attribute) -> Option<ArrayAttribute> {
+    a.is_array()
+        .then(|| ArrayAttribute::try_from(a).ok())
+        .flatten()
+}
+
+fn as_dict(a: Attribute) -> Option<DictionaryAttribute> {
+    a.is_dictionary()
+        .then(|| DictionaryAttribute::try_from(a).ok())
+        .flatten()
+}
+
+/// The op's name, e.g. `ascend.add` (owned: MLIR hands out a temporary view).
+fn op_name(op: OperationRef) -> String {
+    op.name()
+        .as_string_ref()
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn string_value<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<&'c str> {
+    let attr = op.attribute(name).ok()?;
+    StringAttribute::try_from(attr).ok().map(|s| s.value())
+}
