@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs ge-opt's main job on the bundled example: import a GE graph
-# written in the .ge format, run GE's memory-conflict passes, print the MLIR result, and check that
+# written in the .ge format, run GE's memory-conflict passes and stream allocation, print the MLIR result, and check that
 # stock mlir-opt accepts it with our IRDL dialect.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,9 +12,13 @@ example=examples/allreduce_step.ge
 
 echo "== $example"
 cat "$example"
-echo "== ge-opt --ge-memory-pipeline --mlir-pass-statistics $example"
-"$GE_OPT" --ge-memory-pipeline --mlir-pass-statistics "$example" -o target/demo.mlir
+echo "== ge-opt --ge-memory-pipeline --stream-alloc --mlir-pass-statistics $example"
+"$GE_OPT" --ge-memory-pipeline --stream-alloc --stream-alloc-summary=target/demo-streams.json \
+  --mlir-pass-statistics "$example" -o target/demo.mlir
 cat target/demo.mlir
+echo "== stream allocation summary (target/demo-streams.json)"
+cat target/demo-streams.json
+echo
 echo "== the same result as .ge"
 "$GE_OPT" --emit ge target/demo.mlir
 echo "== stock mlir-opt --irdl-file=dialects/ascend.irdl.mlir accepts the result"
