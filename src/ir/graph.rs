@@ -292,9 +292,13 @@ pub fn subgraph_refs(op: OperationRef, is_function: impl Fn(&str) -> bool) -> Ve
     let mut named: Vec<(usize, String, Vec<String>)> = op
         .attributes()
         .filter_map(|(name, attr)| {
-            let name = name.as_string_ref().as_str().ok()?.to_string();
+            // Symbols first: most attributes name none, and this runs for every op.
             let symbols = symbols_in(attr);
-            (!symbols.is_empty() && symbols.iter().all(|s| is_function(s))).then(|| {
+            if symbols.is_empty() {
+                return None;
+            }
+            let name = name.as_string_ref().as_str().ok()?.to_string();
+            symbols.iter().all(|s| is_function(s)).then(|| {
                 let rank = SUBGRAPH_ATTRS
                     .iter()
                     .position(|a| *a == name)

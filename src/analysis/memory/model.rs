@@ -515,6 +515,35 @@ impl MemGraph {
         id
     }
 
+    /// [`MemGraph::add_node`] with port names interned already (`None`: unnamed), for
+    /// builders that meet the same op shape many times.
+    pub fn add_node_syms(
+        &mut self,
+        graph: GraphId,
+        name: &str,
+        ty: &str,
+        inputs: &[Option<Sym>],
+        outputs: &[Option<Sym>],
+    ) -> NodeId {
+        let inputs = inputs
+            .iter()
+            .map(|&name| Input {
+                name,
+                ..Input::default()
+            })
+            .collect();
+        let outputs = outputs
+            .iter()
+            .map(|&name| Output {
+                name,
+                ..Output::default()
+            })
+            .collect();
+        let id = self.push_ports(graph, name, ty, inputs, outputs);
+        self.graph_mut(graph).order.push(id);
+        id
+    }
+
     fn push_node(
         &mut self,
         graph: GraphId,
@@ -523,7 +552,6 @@ impl MemGraph {
         inputs: &[&str],
         outputs: &[&str],
     ) -> NodeId {
-        let id = NodeId(self.nodes.len() as u32);
         let inputs = inputs
             .iter()
             .map(|s| Input {
@@ -538,6 +566,18 @@ impl MemGraph {
                 ..Output::default()
             })
             .collect();
+        self.push_ports(graph, name, ty, inputs, outputs)
+    }
+
+    fn push_ports(
+        &mut self,
+        graph: GraphId,
+        name: &str,
+        ty: &str,
+        inputs: Vec<Input>,
+        outputs: Vec<Output>,
+    ) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
         let sem = Sem::of_type(ty);
         self.nodes.push(Node {
             name: name.to_string(),

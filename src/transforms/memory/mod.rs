@@ -46,10 +46,11 @@ mod tests;
 use crate::{
     analysis::memory::{
         atomic_addr_clean::AtomicOptions,
-        graph_lint::lint,
-        model::{MemError, MemGraph},
+        graph_lint::{lint, lint_with, Reach},
+        model::{MemError, MemGraph, NodeId},
         plan::Plan,
     },
+    analysis::reachability::Reachability,
     ir::{
         diagnostics::{emit_warning, Note},
         external_pass::{as_op_ref, emit_error, PassFailed, RustPass},
@@ -60,6 +61,7 @@ use crate::{
 use apply_plan::apply_plan;
 use melior::ir::operation::{OperationLike, OperationRefMut};
 use model_from_ir::{IrModel, LocatedError};
+use petgraph::graph::{DiGraph, NodeIndex};
 
 /// `root`: the function that is GE's root graph.
 pub const ROOT_OPTION: OptionSpec = OptionSpec {
@@ -264,7 +266,10 @@ impl MemoryPass {
     /// GraphLint on the (current) model: one W18888 warning per unordered pair, at the
     /// writer, with a note at the other op.
     fn lint(&self, model: &IrModel) {
-        let warnings = lint(&model.graph);
+        let warnings = match ModelReach::new(&model.graph) {
+            Some(reach) => lint_with(&model.graph, &reach),
+            None => lint(&model.graph), // a cycle: the verifier reports it; stay total
+        };
         if self.stage == Stage::Lint {
             self.counters
                 .visited
@@ -293,6 +298,40 @@ impl MemoryPass {
                 }],
             );
         }
+    }
+}
+
+/// GraphLint's reachability oracle: the crate's [`Reachability`] index (topological
+/// positions, three GRAIL interval labellings, tree covers, and a search that tries the
+/// successors closest to the target first) over the model's data and control edges. Its
+/// positive cuts matter here: most lint pairs in a training graph *are* ordered (a forward
+/// read of a weight reaches the weight's update through the whole backward pass), and a
+/// plain search for such a path can cross most of the graph.
+struct ModelReach(Reachability);
+
+impl ModelReach {
+    fn new(g: &MemGraph) -> Option<Self> {
+        let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(g.nodes.len(), g.nodes.len() * 2);
+        for _ in &g.nodes {
+            graph.add_node(());
+        }
+        for (i, node) in g.nodes.iter().enumerate().filter(|(_, n)| !n.removed) {
+            let from = NodeIndex::new(i);
+            let data = node
+                .outputs
+                .iter()
+                .flat_map(|o| o.consumers.iter().map(|c| c.node));
+            for to in data.chain(node.ctrl_out.iter().copied()) {
+                graph.add_edge(from, NodeIndex::new(to.0 as usize), ());
+            }
+        }
+        Reachability::new(&graph).ok().map(ModelReach)
+    }
+}
+
+impl Reach for ModelReach {
+    fn reaches(&self, a: NodeId, b: NodeId) -> bool {
+        self.0.reaches_index(a.0 as usize, b.0 as usize)
     }
 }
 

@@ -28,7 +28,7 @@
 //! Ops are mapped to [`NodeId`]s by [`OpKey`] while building; [`IrModel::ops`] maps back.
 
 use crate::{
-    analysis::memory::model::{Atomic, GraphId, MemGraph, NodeId, Origin, Sem, ROOT},
+    analysis::memory::model::{Atomic, GraphId, MemGraph, NodeId, Origin, Sem, Sym, ROOT},
     dialect::{semantics, Arity, AttrValue, OpView, Trait},
     ir::{
         ops::{self, OpKey, Producer},
@@ -39,9 +39,9 @@ use melior::ir::{
     block::BlockLike,
     operation::OperationLike,
     r#type::{RankedTensorType, ShapedTypeLike, TypeLike},
-    BlockRef, Location, OperationRef, RegionLike, Type, ValueLike,
+    BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use std::collections::HashMap;
+use std::{collections::HashMap, rc::Rc};
 
 /// The attribute naming the pass that inserted an op (a pass flag).
 pub const INSERTED_BY: &str = "ascend.inserted_by";
@@ -110,6 +110,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
                 module,
             },
             by_op: HashMap::new(),
+            shapes: HashMap::new(),
         };
         for entry in tree.outermost_first() {
             let Some(e) = tree.get(entry) else { continue };
@@ -158,6 +159,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
 struct Builder<'c, 'a> {
     model: IrModel<'c, 'a>,
     by_op: HashMap<OpKey, NodeId>,
+    shapes: HashMap<ShapeKey, Rc<Shape>>,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -235,39 +237,52 @@ impl<'c, 'a> Builder<'c, 'a> {
         })?;
         let n_in = ops::num_data_operands(op);
         let data_results = ops::data_results(op);
-        let refs_on = ops::bool_attr(op, semantics::attr::REFERENCE) != Some(false);
-        let in_names = port_names(semantics::input_names(&op), n_in, true);
-        let out_names = port_names(semantics::output_names(&op), data_results.len(), refs_on);
-        let ins: Vec<&str> = in_names.iter().map(String::as_str).collect();
-        let outs: Vec<&str> = out_names.iter().map(String::as_str).collect();
+        let per_op = has_per_op_attrs(op);
+        let shape = match (per_op, shape_key(op, ty, n_in, data_results.len())) {
+            (false, Some(key)) => match self.shapes.get(&key) {
+                Some(shape) => shape.clone(),
+                None => {
+                    let shape = Rc::new(shape_of(&mut self.model.graph, op, ty, &data_results));
+                    self.shapes.insert(key, shape.clone());
+                    shape
+                }
+            },
+            _ => Rc::new(shape_of(&mut self.model.graph, op, ty, &data_results)),
+        };
 
         let g = &mut self.model.graph;
-        let id = g.add_node(gid, name, ty, &ins, &outs);
-        let sem = sem_of(op, ty, &data_results);
-        let p2p = p2p_inputs(op);
+        let id = g.add_node_syms(gid, name, &shape.ty, &shape.inputs, &shape.outputs);
         let node = g.node_mut(id);
-        node.sem = sem;
-        for (i, input) in node.inputs.iter_mut().enumerate() {
-            input.special_input_size = semantics::special_input_size(&op, i);
-            input.p2p = p2p.get(i).copied().unwrap_or(false);
+        node.sem = shape.sem;
+        node.sem.unknown_shape = ops::data_operands(op)
+            .iter()
+            .chain(&data_results)
+            .any(|v| is_dynamic(v.r#type()));
+        if !shape.atomic_outputs.is_empty() || per_op {
+            let atomic = Atomic {
+                input: op.has_attribute(ATOMIC_INPUT_INDEX),
+                outputs: shape.atomic_outputs.clone(),
+                workspace: op.has_attribute(ATOMIC_WORKSPACE_INFO),
+            };
+            if atomic != Atomic::default() {
+                node.atomic = Some(Box::new(atomic));
+            }
         }
-        for (o, output) in node.outputs.iter_mut().enumerate() {
-            output.ref_var_src = semantics::ref_var_src_var_name(&op, o).is_some();
+        if per_op {
+            // What only per-op attributes say (absent on an op answered from the cache).
+            let p2p = p2p_inputs(op);
+            for (i, input) in node.inputs.iter_mut().enumerate() {
+                input.special_input_size = semantics::special_input_size(&op, i);
+                input.p2p = p2p.get(i).copied().unwrap_or(false);
+            }
+            for (o, output) in node.outputs.iter_mut().enumerate() {
+                output.ref_var_src = semantics::ref_var_src_var_name(&op, o).is_some();
+            }
+            node.original_type =
+                ops::str_attr(op, semantics::attr::ORIGINAL_TYPE).map(str::to_string);
+            node.origin = ops::str_attr(op, INSERTED_BY).and_then(Origin::from_pass_name);
+            node.reason = ops::str_attr(op, REASON).map(str::to_string);
         }
-        node.original_type = ops::str_attr(op, semantics::attr::ORIGINAL_TYPE).map(str::to_string);
-        let atomic = Atomic {
-            input: op.has_attribute(ATOMIC_INPUT_INDEX),
-            outputs: semantics::atomic_outputs(&op)
-                .into_iter()
-                .map(|o| o as u32)
-                .collect(),
-            workspace: op.has_attribute(ATOMIC_WORKSPACE_INFO),
-        };
-        if atomic != Atomic::default() {
-            node.atomic = Some(Box::new(atomic));
-        }
-        node.origin = ops::str_attr(op, INSERTED_BY).and_then(Origin::from_pass_name);
-        node.reason = ops::str_attr(op, REASON).map(str::to_string);
         self.push(id, op);
         Ok(id)
     }
@@ -356,12 +371,95 @@ fn is_dynamic(ty: Type) -> bool {
     RankedTensorType::try_from(ty).is_ok_and(|ranked| !ranked.has_static_shape())
 }
 
-/// The semantic flags of an ascend op, from the op table and the op's GE attributes.
-fn sem_of(op: OperationRef, ty: &str, data_results: &[melior::ir::Value]) -> Sem {
+/// What the op table and the op's attributes say about an op, except what depends on its
+/// values' types (`unknown_shape`) or its per-op-only attributes.
+struct Shape {
+    ty: String,
+    sem: Sem,
+    inputs: Vec<Option<Sym>>,
+    outputs: Vec<Option<Sym>>,
+    atomic_outputs: Vec<u32>,
+}
+
+/// Attributes that change what the semantics layer (or this builder) answers for one op:
+/// GE's overrides and ours. An op carrying none of them is answered like every other op
+/// of its shape (op, generic `type`, value counts, segment sizes), from a cache: asking the
+/// semantics layer ~20 questions per op was most of the model's build time on big graphs.
+const PER_OP_ATTRS: &[&str] = &[
+    semantics::attr::INPUT_NAMES,
+    semantics::attr::OUTPUT_NAMES,
+    semantics::attr::INPUT_MUTABLE,
+    semantics::attr::REFERENCE,
+    semantics::attr::ATOMIC_OUTPUT_INDEX,
+    semantics::attr::IS_ATOMIC_NODE,
+    semantics::attr::CONTINUOUS_INPUT,
+    semantics::attr::CONTINUOUS_OUTPUT,
+    semantics::attr::NOPADDING_CONTINUOUS_INPUT,
+    semantics::attr::NOPADDING_CONTINUOUS_OUTPUT,
+    semantics::attr::SKIP_RW_CONFLICT,
+    semantics::attr::CANNOT_BE_DELETED,
+    semantics::attr::SPECIAL_INPUT_SIZE,
+    semantics::attr::REF_VAR_SRC_VAR_NAME,
+    semantics::attr::ORIGINAL_TYPE,
+    semantics::attr::ENGINE,
+    INSERTED_BY,
+    REASON,
+    KERNEL_ATOMIC,
+    NO_TASK,
+    ATOMIC_INPUT_INDEX,
+    ATOMIC_WORKSPACE_INFO,
+    INPUT_MEMORY_TYPE,
+];
+
+fn has_per_op_attrs(op: OperationRef) -> bool {
+    op.attributes().any(|(name, _)| {
+        name.as_string_ref()
+            .as_str()
+            .is_ok_and(|n| PER_OP_ATTRS.contains(&n))
+    })
+}
+
+/// The cache key of an op's shape: its table row, GE type, value counts and segment sizes.
+type ShapeKey = (usize, String, usize, usize, Vec<i64>);
+
+fn shape_key(op: OperationRef, ty: &str, n_in: usize, n_out: usize) -> Option<ShapeKey> {
+    let def = ops::op_def(op)?;
+    let mut segments = Vec::new();
+    for attr in [
+        semantics::attr::OPERAND_SEGMENT_SIZES,
+        semantics::attr::RESULT_SEGMENT_SIZES,
+    ] {
+        if let Some(list) = op.attr(attr).and_then(|v| v.as_ints()) {
+            segments.extend(list);
+        }
+        segments.push(-1);
+    }
+    Some((
+        def as *const _ as usize,
+        ty.to_string(),
+        n_in,
+        n_out,
+        segments,
+    ))
+}
+
+/// Asks the semantics layer about `op` (table traits and GE attribute overrides).
+fn shape_of(g: &mut MemGraph, op: OperationRef, ty: &str, data_results: &[Value]) -> Shape {
     let def = semantics::semantic_def(&op);
     let t = |tr: Trait| def.is_some_and(|d| d.has_trait(tr));
     let attr_flag = |name: &str| ops::bool_attr(op, name).unwrap_or(false);
-    Sem {
+    let refs_on = ops::bool_attr(op, semantics::attr::REFERENCE) != Some(false);
+    let n_in = ops::num_data_operands(op);
+    let mut sym = |name: &String| (!name.is_empty()).then(|| g.sym(name));
+    let inputs = port_names(semantics::input_names(&op), n_in, true)
+        .iter()
+        .map(&mut sym)
+        .collect();
+    let outputs = port_names(semantics::output_names(&op), data_results.len(), refs_on)
+        .iter()
+        .map(&mut sym)
+        .collect();
+    let sem = Sem {
         const_like: t(Trait::ConstLike),
         var_like: t(Trait::VarLike),
         data_like: t(Trait::DataLike),
@@ -386,11 +484,18 @@ fn sem_of(op: OperationRef, ty: &str, data_results: &[melior::ir::Value]) -> Sem
         continuous_output: semantics::is_continuous_output(&op),
         nopad_continuous_input: semantics::is_nopadding_continuous_input(&op),
         nopad_continuous_output: semantics::is_nopadding_continuous_output(&op),
-        unknown_shape: ops::data_operands(op)
-            .iter()
-            .chain(data_results)
-            .any(|v| is_dynamic(v.r#type())),
+        unknown_shape: false,
         no_task: attr_flag(NO_TASK),
+    };
+    Shape {
+        ty: ty.to_string(),
+        sem,
+        inputs,
+        outputs,
+        atomic_outputs: semantics::atomic_outputs(&op)
+            .into_iter()
+            .map(|o| o as u32)
+            .collect(),
     }
 }
 

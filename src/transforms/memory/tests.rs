@@ -562,3 +562,34 @@ fn generated_graphs_replay_exactly_and_are_idempotent() {
     assert!(planned_steps > 1000, "only {planned_steps} steps planned");
     assert!(invalid < SEEDS as usize, "{invalid} invalid runs");
 }
+
+/// The per-shape cache of the model builder answers exactly what asking the semantics
+/// layer per op answers: forcing every op onto the per-op path (an `engine` attribute, one
+/// of the per-op attributes) gives the same model.
+#[test]
+fn the_shape_cache_agrees_with_per_op_answers() {
+    for seed in 0..40 {
+        let text = GeGen::program(seed);
+        let context = new_context();
+        let module = import(&context, &text);
+        let op = module.as_operation();
+        let cached = describe(&IrModel::build(op, "main").unwrap().graph);
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        use melior::ir::{BlockLike, RegionLike};
+        let mut func = module.body().first_operation();
+        while let Some(f) = func {
+            let body = f.region(0).ok().and_then(|r| r.first_block());
+            let mut next = body.and_then(|b| b.first_operation());
+            while let Some(o) = next {
+                if crate::ir::ops::is_ascend_op(o) {
+                    crate::ir::ops::set_str_attr(&rw, o, "engine", "AIcoreEngine");
+                }
+                next = o.next_in_block();
+            }
+            func = f.next_in_block();
+        }
+        let direct = describe(&IrModel::build(op, "main").unwrap().graph);
+        assert_eq!(cached, direct, "seed {seed}");
+    }
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Memory-pass benchmark (issue 3): `ge-opt --ge-memory-pipeline` (the five memory passes in
+# GE's order, then GraphLint, then printing) against stock `mlir-opt` parsing and printing
+# the same file, on generated graphs.
+#
+# For every family and size: FILE.mlir from ge-gen (into $OUT), then, round-robin:
+#   mlir-opt --irdl-file=$IRDL FILE.mlir -o /dev/null
+#   ge-opt $PIPELINE FILE.mlir -o /dev/null    (its W18888 warnings are rendered to a temp file)
+# Wall time and peak RSS from /usr/bin/time; each cell is the best of $RUNS runs. Prints
+# time and RSS ratios (ge-opt / mlir-opt; the issue's target is <= 2.00 for both) and the
+# growth exponent of ge-opt's time between consecutive sizes (target <= 1.10).
+#
+# Environment:
+#   FAMILIES="transformer"        ge-gen families (transformer resnet wide-dag control-flow)
+#   SIZES="10000 100000"          op counts (add 1000000 for the 1M row; ~1 min per run)
+#   RUNS=3                        runs per measurement (best kept)
+#   PIPELINE="--ge-memory-pipeline"  what ge-opt runs (any flags, e.g. "--mem-rw-conflict")
+#   SEED=1  IRDL=dialects/ascend.irdl.mlir  MLIR_OPT=/usr/lib/llvm-22/bin/mlir-opt
+#   GE_OPT, GE_GEN                use these binaries instead of building release ones
+#   OUT=bench-out                 where graphs and results go
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FAMILIES=${FAMILIES:-"transformer"}
+SIZES=${SIZES:-"10000 100000"}
+RUNS=${RUNS:-3}
+PIPELINE=${PIPELINE:-"--ge-memory-pipeline"}
+SEED=${SEED:-1}
+IRDL=${IRDL:-dialects/ascend.irdl.mlir}
+MLIR_OPT=${MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt}
+OUT=${OUT:-bench-out}
+
+die() { echo "bench-passes.sh: $*" >&2; exit 1; }
+[[ -x /usr/bin/time ]] || die "GNU time missing (apt-get install -y time)"
+[[ -x $MLIR_OPT ]] || die "mlir-opt not found at $MLIR_OPT"
+[[ -f $IRDL ]] || die "IRDL file $IRDL not found"
+
+bins=()
+[[ -n ${GE_OPT:-} ]] || bins+=(--bin ge-opt)
+[[ -n ${GE_GEN:-} ]] || bins+=(--bin ge-gen)
+if ((${#bins[@]})); then
+    echo "building release ${bins[*]}" >&2
+    cargo build --release --quiet "${bins[@]}"
+fi
+GE_OPT=${GE_OPT:-target/release/ge-opt}
+GE_GEN=${GE_GEN:-target/release/ge-gen}
+mkdir -p "$OUT"
+errors="$OUT/errors-passes.log"
+: >"$errors"
+
+declare -A best_t best_m
+# timed KEY CMD...: best wall time and best peak RSS per KEY; a failure marks KEY as FAIL.
+timed() {
+    local key=$1; shift
+    [[ ${best_t[$key]:-} == FAIL ]] && return
+    local t m tf ef
+    tf=$(mktemp)
+    ef=$(mktemp)
+    if /usr/bin/time -f "%e %M" -o "$tf" "$@" >/dev/null 2>"$ef"; then
+        read -r t m <"$tf"
+        if [[ -z ${best_t[$key]:-} ]] || awk -v a="$t" -v b="${best_t[$key]}" 'BEGIN { exit !(a < b) }'; then
+            best_t[$key]=$t
+        fi
+        if [[ -z ${best_m[$key]:-} ]] || ((m < best_m[$key])); then best_m[$key]=$m; fi
+    else
+        { echo "== FAILED: $*"; tail -c 4000 "$ef"; cat "$tf"; } >>"$errors"
+        best_t[$key]=FAIL best_m[$key]=FAIL
+    fi
+    rm -f "$tf" "$ef"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "FAIL" || b == "FAIL" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
+mb() { awk -v k="$1" 'BEGIN { if (k == "FAIL") print "FAIL"; else printf "%.1f", k / 1024 }'; }
+growth() { # exponent of t ~ n^k between (n1, t1) and (n2, t2)
+    awk -v n1="$1" -v t1="$2" -v n2="$3" -v t2="$4" 'BEGIN {
+        if (t1 == "FAIL" || t2 == "FAIL" || t1 + 0 == 0 || n1 == n2) print "-";
+        else printf "%.2f", log(t2 / t1) / log(n2 / n1) }'
+}
+
+results="$OUT/passes-$(date +%Y%m%d-%H%M%S).txt"
+failed=0
+{
+    echo "# ge-opt $PIPELINE vs mlir-opt parse+print, best of $RUNS runs"
+    echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s | %7s\n" \
+        family ops "mlir-opt s" MB "ge-opt s" MB "time x" "rss x" "growth"
+} | tee "$results"
+
+for family in $FAMILIES; do
+    prev_n="" prev_t=""
+    for size in $SIZES; do
+        file="$OUT/$family-$size-s$SEED.mlir"
+        [[ -s $file ]] || "$GE_GEN" --family "$family" --ops "$size" --seed "$SEED" --format mlir -o "$file"
+        ops=$(grep -c ' = "ascend\.' "$file" || true)
+        best_t=() best_m=()
+        for ((i = 0; i < RUNS; i++)); do
+            timed mlir "$MLIR_OPT" --irdl-file="$IRDL" "$file" -o /dev/null
+            # shellcheck disable=SC2086
+            timed ge "$GE_OPT" $PIPELINE "$file" -o /dev/null
+        done
+        mt=${best_t[mlir]} mm=${best_m[mlir]} gt=${best_t[ge]} gm=${best_m[ge]}
+        [[ "$mt $gt" == *FAIL* ]] && failed=1
+        g=-
+        [[ -n $prev_n ]] && g=$(growth "$prev_n" "$prev_t" "$ops" "$gt")
+        printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s | %7s\n" "$family" "$ops" \
+            "$mt" "$(mb "$mm")" "$gt" "$(mb "$gm")" "$(ratio "$gt" "$mt")" "$(ratio "$gm" "$mm")" "$g" |
+            tee -a "$results"
+        prev_n=$ops prev_t=$gt
+    done
+done
+echo "# table saved to $results" >&2
+if ((failed)); then
+    echo "bench-passes.sh: some runs FAILED; see $errors" >&2
+    exit 1
+fi
