@@ -14,6 +14,7 @@
 #   FAMILIES="transformer"        ge-gen families (transformer resnet wide-dag control-flow)
 #   SIZES="10000 100000"          op counts (add 1000000 for the 1M row; ~1 min per run)
 #   RUNS=3                        runs per measurement (best kept)
+#   BIG_SIZE=1000000 BIG_RUNS=1   sizes >= BIG_SIZE use BIG_RUNS runs
 #   PIPELINE="--ge-memory-pipeline"  what ge-opt runs (any flags, e.g. "--mem-rw-conflict")
 #   SEED=1  IRDL=dialects/ascend.irdl.mlir  MLIR_OPT=/usr/lib/llvm-22/bin/mlir-opt
 #   GE_OPT, GE_GEN                use these binaries instead of building release ones
@@ -24,6 +25,8 @@ cd "$(dirname "$0")/.."
 FAMILIES=${FAMILIES:-"transformer"}
 SIZES=${SIZES:-"10000 100000"}
 RUNS=${RUNS:-3}
+BIG_SIZE=${BIG_SIZE:-1000000}
+BIG_RUNS=${BIG_RUNS:-1}
 PIPELINE=${PIPELINE:-"--ge-memory-pipeline"}
 SEED=${SEED:-1}
 IRDL=${IRDL:-dialects/ascend.irdl.mlir}
@@ -79,7 +82,7 @@ growth() { # exponent of t ~ n^k between (n1, t1) and (n2, t2)
 results="$OUT/passes-$(date +%Y%m%d-%H%M%S).txt"
 failed=0
 {
-    echo "# ge-opt $PIPELINE vs mlir-opt parse+print, best of $RUNS runs"
+    echo "# ge-opt $PIPELINE vs mlir-opt parse+print, best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS)"
     echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
     printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s | %7s\n" \
         family ops "mlir-opt s" MB "ge-opt s" MB "time x" "rss x" "growth"
@@ -92,7 +95,9 @@ for family in $FAMILIES; do
         [[ -s $file ]] || "$GE_GEN" --family "$family" --ops "$size" --seed "$SEED" --format mlir -o "$file"
         ops=$(grep -c ' = "ascend\.' "$file" || true)
         best_t=() best_m=()
-        for ((i = 0; i < RUNS; i++)); do
+        runs=$RUNS
+        ((size >= BIG_SIZE)) && runs=$BIG_RUNS
+        for ((i = 0; i < runs; i++)); do
             timed mlir "$MLIR_OPT" --irdl-file="$IRDL" "$file" -o /dev/null
             # shellcheck disable=SC2086
             timed ge "$GE_OPT" $PIPELINE "$file" -o /dev/null

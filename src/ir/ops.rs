@@ -76,17 +76,22 @@ impl<'c, 'a> Producer<'c, 'a> {
 }
 
 /// Where `value` comes from.
+///
+/// The kind is tested before converting: melior's failing `try_from` prints the value into
+/// its error, and printing a block argument numbers the values of its whole function.
 pub fn producer<'c, 'a>(value: Value<'c, 'a>) -> Producer<'c, 'a> {
-    match OperationResult::try_from(value) {
-        Ok(result) => Producer::Op {
-            op: result.owner(),
-            result: result.result_number(),
-        },
-        Err(_) => Producer::Arg {
-            index: BlockArgument::try_from(value)
-                .map(|arg| arg.argument_number())
-                .unwrap_or(0),
-        },
+    if value.is_operation_result() {
+        if let Ok(result) = OperationResult::try_from(value) {
+            return Producer::Op {
+                op: result.owner(),
+                result: result.result_number(),
+            };
+        }
+    }
+    Producer::Arg {
+        index: BlockArgument::try_from(value)
+            .map(|arg| arg.argument_number())
+            .unwrap_or(0),
     }
 }
 

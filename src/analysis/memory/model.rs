@@ -309,6 +309,10 @@ pub struct MemGraph {
     /// Hashes of the node names, built on the first `fresh_name` (8 bytes a node, not a
     /// copy of every name).
     name_hashes: Option<HashSet<u64>>,
+    /// Graphs with pending insertions or removals, so [`MemGraph::normalize`] costs nothing
+    /// for untouched graphs (a model can hold thousands of subgraphs, and planners
+    /// normalise after every graph they process).
+    dirty: Vec<GraphId>,
 }
 
 /// An error of a memory pass, located at a node.
@@ -711,7 +715,7 @@ impl MemGraph {
         placement: Placement,
     ) -> NodeId {
         let id = self.push_node(graph, name, ty, inputs, outputs);
-        self.graph_mut(graph).pending.push((placement, id));
+        self.mark_pending(graph, (placement, id));
         id
     }
 
@@ -742,7 +746,7 @@ impl MemGraph {
         }
         self.node_mut(n).removed = true;
         let g = self.node(n).graph;
-        self.graph_mut(g).pending.push((Placement::Head, n));
+        self.mark_pending(g, (Placement::Head, n));
         Ok(())
     }
 
@@ -762,11 +766,22 @@ impl MemGraph {
             .expect("an unused suffix exists")
     }
 
+    fn mark_pending(&mut self, graph: GraphId, entry: (Placement, NodeId)) {
+        let pending = &mut self.graph_mut(graph).pending;
+        if pending.is_empty() {
+            self.dirty.push(graph);
+        }
+        self.graph_mut(graph).pending.push(entry);
+    }
+
     /// Materialise pending insertions and removals into `Graph::order`. If an insertion left
     /// the order non-topological (an anchor choice that cannot satisfy every edge), the graph
     /// is re-sorted stably by the old positions. O(nodes) per touched graph.
     pub fn normalize(&mut self) {
-        for gi in 0..self.graphs.len() {
+        let mut dirty = std::mem::take(&mut self.dirty);
+        dirty.sort_unstable();
+        dirty.dedup();
+        for gi in dirty.into_iter().map(|g| g.0 as usize) {
             if self.graphs[gi].pending.is_empty() {
                 continue;
             }

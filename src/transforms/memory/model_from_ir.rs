@@ -24,6 +24,14 @@
 //!   `branch_index`), as GE counts every parent input; NetOutput input `j` carries parent
 //!   index `j`.
 //! * `origin` / `reason` are read back from `ascend.inserted_by` / `ascend.reason`.
+//! * Other GE attributes read per op: `_special_input_size`, `ref_var_src_var_name`,
+//!   `original_type`, `atomic_input_index` / `sub_node_workspace_info` (presence), and
+//!   `_input_memory_type` (one int per input; 0x10 / 0x11, the runtime's P2P types, mark a
+//!   P2P input).
+//!
+//! Cost: the semantics answers depend only on an op's shape (row, GE type, value counts,
+//! segment sizes) unless the op carries one of [`PER_OP_ATTRS`]; they are cached per shape
+//! (a unit test checks the cache against per-op answers). At 100k ops the build is ~0.2 s.
 //!
 //! Ops are mapped to [`NodeId`]s by [`OpKey`] while building; [`IrModel::ops`] maps back.
 
@@ -385,7 +393,7 @@ struct Shape {
 /// GE's overrides and ours. An op carrying none of them is answered like every other op
 /// of its shape (op, generic `type`, value counts, segment sizes), from a cache: asking the
 /// semantics layer ~20 questions per op was most of the model's build time on big graphs.
-const PER_OP_ATTRS: &[&str] = &[
+pub const PER_OP_ATTRS: &[&str] = &[
     semantics::attr::INPUT_NAMES,
     semantics::attr::OUTPUT_NAMES,
     semantics::attr::INPUT_MUTABLE,
