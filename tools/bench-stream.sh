@@ -21,7 +21,12 @@
 #   RUNS=3                            runs per measurement (best is kept)
 #   BIG_SIZE=1000000 BIG_RUNS=1       sizes >= BIG_SIZE use BIG_RUNS runs
 #   SEED=1                            ge-gen seed
-#   PASS_OPTIONS=""                   extra --stream-alloc options (e.g. partition-budget=1024)
+#   PASS_OPTIONS="max-stream-normal=2048,max-events=1048576"
+#                                     --stream-alloc options. The 1M-op transformer passes
+#                                     GE's stub limit of 1024 streams (1406 after the split)
+#                                     and the device's 65536 events (213174): the pass stops
+#                                     with a clean error. The limits are lifted here only to
+#                                     time it. Add e.g. partition-budget=512 to try a budget.
 #   IRDL=dialects/ascend.irdl.mlir    IRDL file for mlir-opt
 #   MLIR_OPT=/usr/lib/llvm-22/bin/mlir-opt
 #   GE_OPT, GE_GEN                    use these binaries instead of building release ones
@@ -36,7 +41,7 @@ RUNS=${RUNS:-3}
 BIG_SIZE=${BIG_SIZE:-1000000}
 BIG_RUNS=${BIG_RUNS:-1}
 SEED=${SEED:-1}
-PASS_OPTIONS=${PASS_OPTIONS:-}
+PASS_OPTIONS=${PASS_OPTIONS-max-stream-normal=2048,max-events=1048576}
 IRDL=${IRDL:-dialects/ascend.irdl.mlir}
 MLIR_OPT=${MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt}
 OUT=${OUT:-bench-out}

@@ -33,7 +33,12 @@
 //! same, with fewer events (`minimize-events=false` gives GE's event set and ids). Each
 //! op's `ascend.stream_reason` names the rule behind its stream (`explain=false` omits it);
 //! `verify` re-checks the result (every cross-stream dependency covered, no sync implied by
-//! the others) and fails the pass on a problem.
+//! the others) and fails the pass on a problem. `partition-budget` bounds the cycle search
+//! of GE's engine partitioner (see `analysis::stream::partition`); smaller is faster on
+//! graphs with many HCCL nodes and can only yield more engine subgraphs.
+//!
+//! With `--split-input-file`, each chunk writes its summary/Graphviz to the same path: the
+//! file holds the last chunk's (`-` prints every chunk's).
 //!
 //! Idempotence: a module that is already allocated (it holds Send/Recv/notify ops or ops
 //! with `_logic_stream_id`) is left unchanged — running the pass again must not add events.
