@@ -414,7 +414,7 @@ pub fn insert_sync(
             )?;
         }
     }
-    for g in 1..ctx.sg.graphs().len() {
+    for g in ctx.sg.graph_order().into_iter().skip(1) {
         let Some(parent) = ctx.sg.graph(g).parent else {
             continue;
         };

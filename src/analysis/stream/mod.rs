@@ -21,8 +21,8 @@
 //! # For the IR pass
 //!
 //! Fill a [`StreamGraph`]: the root `func.func` first, then every subgraph with
-//! [`StreamGraph::add_subgraph`] in GE's `GetAllSubgraphs` order (a node's subgraphs in
-//! instance order); nodes with [`StreamGraph::add_node`] in topological order per graph
+//! [`StreamGraph::add_subgraph`] (a node's subgraphs in instance order; the passes visit
+//! them in GE's `GetAllSubgraphs` order, [`StreamGraph::graph_order`]); nodes with [`StreamGraph::add_node`] in topological order per graph
 //! (name, GE type, engine from the op table); data edges with
 //! [`StreamGraph::add_data_edge`] in (output index, use) order, control edges with
 //! [`StreamGraph::add_ctrl_edge`]; and the attributes of [`NodeAttrs`] that the op
