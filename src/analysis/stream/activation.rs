@@ -89,7 +89,7 @@ impl Activation {
             }
         }
         for &id in order {
-            let list = &sg.node(id).attrs.active_label_list;
+            let list = &sg.node(id).attrs().active_label_list;
             if list.is_empty() {
                 continue;
             }
@@ -117,7 +117,7 @@ impl Activation {
                         .chain(attached[id].iter().copied())
                         .filter(|&s| s != INVALID_STREAM),
                 );
-                if sg.node(id).attrs.subgraph_first_active {
+                if sg.node(id).attrs().subgraph_first_active {
                     first = Some(id);
                 }
             }
@@ -259,7 +259,7 @@ impl Activation {
         }
         for &id in order {
             let node = sg.node(id);
-            if !node.attrs.is_loop_active {
+            if !node.attrs().is_loop_active {
                 continue;
             }
             if !self.active_labels.get(&id).is_none_or(|l| l.is_empty()) {

@@ -9,7 +9,7 @@
 use super::activation::Activation;
 use super::model::*;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Event or notify (`ge.event=notify`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -263,7 +263,7 @@ impl Ctx<'_> {
         for &n in self.order {
             let node = self.sg.node(n);
             let parent_skipped = self.sg.graph(node.graph).parent.is_some_and(|p| skip[p]);
-            skip[n] = parent_skipped || node.attrs.ffts_subgraph;
+            skip[n] = parent_skipped || node.attrs().ffts_subgraph;
         }
         skip
     }
@@ -346,7 +346,7 @@ fn insert_one(
         return Ok(());
     }
     if d == INVALID_STREAM {
-        if dn.attrs.thread_scope {
+        if dn.attrs().thread_scope {
             return Ok(());
         }
         return Err(StreamError::new(
@@ -418,7 +418,7 @@ pub fn insert_sync(
         let Some(parent) = ctx.sg.graph(g).parent else {
             continue;
         };
-        let pa = &ctx.sg.node(parent).attrs;
+        let pa = &ctx.sg.node(parent).attrs();
         if pa.ffts_subgraph || pa.thread_scope || skip[parent] {
             continue;
         }
@@ -440,7 +440,7 @@ pub fn insert_sync(
                     )?;
                 }
             }
-            if !node.attrs.subgraph_end_node {
+            if !node.attrs().subgraph_end_node {
                 continue;
             }
             let consumers: Vec<NodeId> = ctx.sg.node(parent).out_all().collect();
@@ -577,7 +577,7 @@ fn recv_activated_by_send(
             if an.graph != send_graph {
                 continue;
             }
-            if visited.contains(&a) || an.attrs.is_loop_active {
+            if visited.contains(&a) || an.attrs().is_loop_active {
                 return false;
             }
             let after_next_iteration = !an.ctrl_in().is_empty()
@@ -678,7 +678,7 @@ pub fn reuse_for_multi_dims(
     let mut seen: BTreeMap<u32, u32> = BTreeMap::new();
     for &n in ctx.order {
         let node = ctx.sg.node(n);
-        if !node.is(NodeKind::CASE) || node.attrs.batch_num.is_none() {
+        if !node.is(NodeKind::CASE) || node.attrs().batch_num.is_none() {
             continue;
         }
         let mut cur_max = max_id;
@@ -780,12 +780,20 @@ fn build_dim(
 /// event between a node and its peer takes the user's id (offset past the current ids),
 /// then ids are renumbered.
 pub fn apply_event_multiplexing(ctx: &Ctx, table: &mut SyncTable) -> Result<(), StreamError> {
-    let mut by_name: HashMap<&str, NodeId> = HashMap::new();
+    if ctx
+        .sg
+        .nodes()
+        .iter()
+        .all(|n| n.attrs().event_multiplexing.is_empty())
+    {
+        return Ok(());
+    }
+    let mut by_name: FastMap<&str, NodeId> = FastMap::default();
     let mut entries: Vec<(NodeId, bool, String, u32)> = Vec::new();
     for &n in ctx.order {
         let node = ctx.sg.node(n);
         by_name.entry(node.name.as_str()).or_insert(n);
-        for raw in &node.attrs.event_multiplexing {
+        for raw in &node.attrs().event_multiplexing {
             let parts: Vec<&str> = raw.split(';').collect();
             let bad =
                 |msg: String| StreamError::new(ErrorKind::EventMultiplexing, msg).at(&node.name);
@@ -872,11 +880,11 @@ pub fn insert_attached(
     let skip = ctx.in_ffts();
     for &n in ctx.order {
         let node = ctx.sg.node(n);
-        if skip[n] || node.attrs.attached.is_empty() {
+        if skip[n] || node.attrs().attached.is_empty() {
             continue;
         }
         let mut depends: Vec<NodeId> = Vec::new();
-        for req in &node.attrs.attached {
+        for req in &node.attrs().attached {
             for &i in &req.depend_inputs {
                 let Some(&p) = node.data_in().get(i) else {
                     return Err(StreamError::new(
@@ -941,7 +949,7 @@ fn first_active_after(ctx: &Ctx, p: NodeId) -> Option<NodeId> {
     let g = ctx.sg.node(p).graph;
     let active = ctx.sg.graph(g).nodes.iter().copied().find(|&m| {
         let node = ctx.sg.node(m);
-        node.is(NodeKind::STREAM_ACTIVE) && node.attrs.subgraph_first_active
+        node.is(NodeKind::STREAM_ACTIVE) && node.attrs().subgraph_first_active
     })?;
     (ctx.topo[p] < ctx.topo[active]).then_some(active)
 }

@@ -164,7 +164,7 @@ pub fn effective_labels(sg: &StreamGraph) -> (Vec<Option<String>>, Vec<Option<St
     let mut labels = Vec::with_capacity(sg.nodes().len());
     let mut users = Vec::with_capacity(sg.nodes().len());
     for n in sg.nodes() {
-        let a = &n.attrs;
+        let a = &n.attrs();
         match &a.user_stream_label {
             Some(user) => {
                 let user = match (&a.stream_label, a.enable_inner_parallel) {
@@ -358,7 +358,7 @@ impl<'a> State<'a> {
             let force_attach = p
                 .nodes
                 .iter()
-                .any(|&n| sg.node(n).attrs.force_attach_stream);
+                .any(|&n| sg.node(n).attrs().force_attach_stream);
             sgs.push(Sg {
                 max_parallel: self.opts.max_parallel_of(p.engine),
                 part: p,
@@ -416,7 +416,7 @@ impl<'a> State<'a> {
         let mut by_stream: BTreeMap<StreamId, Vec<NodeId>> = BTreeMap::new();
         for s in sgs {
             for &n in &s.part.nodes {
-                let a = &self.sg.node(n).attrs;
+                let a = &self.sg.node(n).attrs();
                 if a.parallel_group.is_none() && a.new_stream_id.is_some() {
                     by_stream.entry(self.stream[n]).or_default().push(n);
                 }
@@ -429,7 +429,7 @@ impl<'a> State<'a> {
             }
             let mut groups: BTreeMap<i64, StreamId> = BTreeMap::new();
             for n in nodes {
-                let v = self.sg.node(n).attrs.new_stream_id.unwrap_or_default();
+                let v = self.sg.node(n).attrs().new_stream_id.unwrap_or_default();
                 let next = &mut self.next_stream;
                 let s = *groups.entry(v).or_insert_with(|| take(next));
                 out.push((n, s));
@@ -637,7 +637,7 @@ impl<'a> State<'a> {
         );
         for s in sgs {
             for &n in &s.part.nodes {
-                if sg.node(n).attrs.rts_label_node {
+                if sg.node(n).attrs().rts_label_node {
                     self.set(n, default_stream, rts);
                 } else {
                     self.set(n, s.stream, s.decision);
@@ -653,7 +653,7 @@ impl<'a> State<'a> {
         let mut by_stream: BTreeMap<StreamId, Vec<NodeId>> = BTreeMap::new();
         for s in sgs {
             for &n in &s.part.nodes {
-                if sg.node(n).attrs.parallel_group.is_some() && self.users[n].is_none() {
+                if sg.node(n).attrs().parallel_group.is_some() && self.users[n].is_none() {
                     by_stream.entry(self.stream[n]).or_default().push(n);
                 }
             }
@@ -664,7 +664,7 @@ impl<'a> State<'a> {
             }
             let mut groups: FastMap<&str, (StreamId, u32)> = FastMap::default();
             for n in nodes {
-                let group = sg.node(n).attrs.parallel_group.as_deref().unwrap_or("");
+                let group = sg.node(n).attrs().parallel_group.as_deref().unwrap_or("");
                 if group == "-1" {
                     let ins = sg.node(n).data_in();
                     if ins.len() == 1 && self.stream[ins[0]] != INVALID_STREAM {
@@ -706,7 +706,7 @@ impl<'a> State<'a> {
         for &n in &sg.graph(g).nodes {
             let node = sg.node(n);
             if !node.is(NodeKind::ALL_REDUCE)
-                || node.attrs.fusion.unwrap_or(-1) <= 0
+                || node.attrs().fusion.unwrap_or(-1) <= 0
                 || self.users[n].is_some()
             {
                 continue;
@@ -802,9 +802,11 @@ impl<'a> State<'a> {
     fn optimize_ineffective_multi_stream(&mut self, g: GraphId) {
         let sg = self.sg;
         let nodes = &sg.graph(g).nodes;
-        let mut ids: BTreeMap<StreamId, BTreeSet<usize>> = BTreeMap::new();
         let mut label_streams: FastSet<StreamId> = FastSet::default();
         let has_label = |st: &Self, n: NodeId| st.labels[n].is_some() || st.users[n].is_some();
+        // Topo ids per stream: a graph's nodes come in increasing topo id, so each list is
+        // sorted and the sets are bulk-built (one insert per node is several times slower).
+        let mut lists: BTreeMap<StreamId, Vec<usize>> = BTreeMap::new();
         for &n in nodes {
             let s = self.stream[n];
             if s == INVALID_STREAM {
@@ -813,16 +815,20 @@ impl<'a> State<'a> {
             if has_label(self, n) {
                 label_streams.insert(s);
             }
-            ids.entry(s).or_default().insert(self.topo[n]);
+            lists.entry(s).or_default().push(self.topo[n]);
         }
+        let mut ids: BTreeMap<StreamId, BTreeSet<usize>> = lists
+            .into_iter()
+            .map(|(s, list)| (s, list.into_iter().collect()))
+            .collect();
         // (stream, nearest input topo id, nearest output topo id) per neighbour stream.
         let mut io: Vec<(StreamId, Option<usize>, Option<usize>)> = Vec::new();
         for &n in nodes {
             let node = sg.node(n);
             let cur = self.stream[n];
             if has_label(self, n)
-                || node.attrs.new_stream_id.is_some()
-                || node.attrs.parallel_group.is_some()
+                || node.attrs().new_stream_id.is_some()
+                || node.attrs().parallel_group.is_some()
                 || cur == INVALID_STREAM
             {
                 continue;
@@ -969,7 +975,7 @@ fn assign_attached(
     for g in sg.graph_order() {
         let mut groups: BTreeMap<&str, BTreeMap<String, Vec<NodeId>>> = BTreeMap::new();
         for &n in &sg.graph(g).nodes {
-            let a = &sg.node(n).attrs;
+            let a = &sg.node(n).attrs();
             if a.disable_attached {
                 continue;
             }

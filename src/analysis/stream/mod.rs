@@ -343,7 +343,7 @@ pub fn dependencies(sg: &StreamGraph) -> Vec<(NodeId, NodeId)> {
         if let Some(&end) = g
             .nodes
             .iter()
-            .find(|&&n| sg.node(n).attrs.subgraph_end_node)
+            .find(|&&n| sg.node(n).attrs().subgraph_end_node)
         {
             deps.extend(p.out_all().map(|o| (end, o)));
         }

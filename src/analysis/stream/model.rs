@@ -110,6 +110,36 @@ pub struct NodeAttrs {
     pub data_like: Option<bool>,
 }
 
+/// What [`Node::attrs`] answers for a node without attributes (most nodes: the attributes
+/// are boxed only when a node has one, which keeps a node small on million-op graphs).
+static NO_ATTRS: NodeAttrs = NodeAttrs {
+    stream_label: None,
+    user_stream_label: None,
+    enable_inner_parallel: false,
+    new_stream_id: None,
+    parallel_group: None,
+    fusion: None,
+    continuous_stream_label: None,
+    event_multiplexing: Vec::new(),
+    attached: Vec::new(),
+    disable_attached: false,
+    batch_num: None,
+    active_label_list: Vec::new(),
+    is_loop_active: false,
+    subgraph_first_active: false,
+    subgraph_end_node: false,
+    rts_label_node: false,
+    force_attach_stream: false,
+    thread_scope: false,
+    ffts_subgraph: false,
+    node_sqe_num: None,
+    hccl_task_num: None,
+    hccl_attached_task_num: None,
+    task_count: None,
+    hccl_kernel_lib: false,
+    data_like: None,
+};
+
 /// A node of the frozen view.
 #[derive(Clone, Debug)]
 pub struct Node {
@@ -123,7 +153,8 @@ pub struct Node {
     /// for data-like source nodes.
     pub engine: String,
     pub graph: GraphId,
-    pub attrs: NodeAttrs,
+    /// `None` when the node has no attribute (see [`Node::attrs`]).
+    attrs: Option<Box<NodeAttrs>>,
     pub(crate) subgraphs: Vec<GraphId>,
     pub(crate) data_in: Vec<NodeId>,
     pub(crate) data_out: Vec<NodeId>,
@@ -132,6 +163,10 @@ pub struct Node {
 }
 
 impl Node {
+    /// The GE attributes the stream passes read.
+    pub fn attrs(&self) -> &NodeAttrs {
+        self.attrs.as_deref().unwrap_or(&NO_ATTRS)
+    }
     /// Subgraphs owned by this node, in instance order.
     pub fn subgraphs(&self) -> &[GraphId] {
         &self.subgraphs
@@ -161,13 +196,13 @@ impl Node {
     /// Whether the node is data-like for partitioning (GE's `IsDataLike`): the explicit
     /// attribute, else a [`NodeKind::SOURCE`].
     pub fn is_data_like(&self) -> bool {
-        self.attrs
+        self.attrs()
             .data_like
             .unwrap_or_else(|| self.kind.is(NodeKind::SOURCE))
     }
     /// GE's `IsHcclOp`: HCCL kernel lib or an HCCL collective.
     pub fn is_hccl(&self) -> bool {
-        self.attrs.hccl_kernel_lib || self.kind.is(NodeKind::HCCL)
+        self.attrs().hccl_kernel_lib || self.kind.is(NodeKind::HCCL)
     }
     pub fn is(&self, kind: NodeKind) -> bool {
         self.kind.is(kind)
@@ -288,7 +323,7 @@ impl StreamGraph {
             kind: NodeKind::NONE,
             engine: engine.into(),
             graph,
-            attrs: NodeAttrs::default(),
+            attrs: None,
             subgraphs: Vec::new(),
             data_in: Vec::new(),
             data_out: Vec::new(),
@@ -334,8 +369,13 @@ impl StreamGraph {
         self.nodes[node].kind = kind;
     }
 
+    /// Sets every attribute of `node` (a node without any stays small).
+    pub fn set_attrs(&mut self, node: NodeId, attrs: NodeAttrs) {
+        self.nodes[node].attrs = (attrs != NO_ATTRS).then(|| Box::new(attrs));
+    }
+
     pub fn attrs_mut(&mut self, node: NodeId) -> &mut NodeAttrs {
-        &mut self.nodes[node].attrs
+        self.nodes[node].attrs.get_or_insert_with(Default::default)
     }
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id]

@@ -39,14 +39,14 @@ pub struct SplitResult {
 
 /// GE's `GetAssignedTaskNum` without the Recv bonus (Recv nodes are counted below).
 fn assigned_tasks(node: &Node, attached: bool) -> i64 {
-    if let Some(n) = node.attrs.node_sqe_num {
+    if let Some(n) = node.attrs().node_sqe_num {
         return n;
     }
     if node.is_hccl() {
         let v = if attached {
-            node.attrs.hccl_attached_task_num
+            node.attrs().hccl_attached_task_num
         } else {
-            node.attrs.hccl_task_num
+            node.attrs().hccl_task_num
         };
         return v.unwrap_or(0);
     }
@@ -83,7 +83,7 @@ impl Tasks {
                     if a > 0 {
                         a
                     } else {
-                        node.attrs.task_count.unwrap_or(1)
+                        node.attrs().task_count.unwrap_or(1)
                     },
                 ));
             }
@@ -213,18 +213,18 @@ pub fn split_streams(
             let first = counter[si] == 0;
             counter[si] += t;
             on_stream[si].push(n);
-            if let Some(l) = &node.attrs.continuous_stream_label {
+            if let Some(l) = &node.attrs().continuous_stream_label {
                 continuous.entry(l.clone()).or_default().push(n);
             }
             let exempt = !node.subgraphs().is_empty()
-                || node.attrs.subgraph_first_active
+                || node.attrs().subgraph_first_active
                 || node.is(NodeKind::RTS_LABEL);
             if !first && counter[si] + RESERVED_TASK_NUM > max && !exempt {
                 last_stream += 1;
                 let mut send = pre_node[si];
                 counter[si] = t;
                 let mut recv = n;
-                if let Some(l) = &node.attrs.continuous_stream_label {
+                if let Some(l) = &node.attrs().continuous_stream_label {
                     let group = continuous.get(l).cloned().unwrap_or_default();
                     for &m in &group {
                         set_stream(

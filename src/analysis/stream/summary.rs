@@ -185,7 +185,7 @@ impl Allocation {
             if let Some(l) = &lg.labels[n] {
                 acc.labels.insert(l.clone());
             }
-            if let Some(u) = &node.attrs.user_stream_label {
+            if let Some(u) = &node.attrs().user_stream_label {
                 acc.user_labels.insert(u.clone());
             }
             acc.attached.extend(lg.attached[n].iter().copied());

@@ -29,7 +29,7 @@ use super::model_from_ir::{
     IrModel,
 };
 use crate::{
-    analysis::stream::{Allocation, NodeId, StreamId, SyncKind},
+    analysis::stream::{model::FastMap, Allocation, NodeId, StreamId, SyncKind},
     ir::{
         ops::{
             array_attr_value, attr_name, bool_attr_value, build_op_with_ctrl_type, ctrl_operands,
@@ -47,7 +47,6 @@ use melior::{
     },
     ContextRef,
 };
-use std::collections::HashMap;
 
 /// Attribute names written here.
 pub mod attr {
@@ -166,7 +165,7 @@ pub fn apply<'c, 'a>(
             entries.push((names.active_stream_list, int_list_attr(context, list)));
         }
         if let Some(labels) = alloc.activation.active_labels.get(&n) {
-            if *labels != sg.node(n).attrs.active_label_list {
+            if *labels != sg.node(n).attrs().active_label_list {
                 let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
                 entries.push((names.active_label_list, str_list_attr(context, &labels)));
             }
@@ -177,7 +176,7 @@ pub fn apply<'c, 'a>(
     // stream records it (the physical id after the split) and is marked valid.
     for &(n, start) in &model.attached_lists {
         let op = model.ops[n];
-        let reqs = &sg.node(n).attrs.attached;
+        let reqs = &sg.node(n).attrs().attached;
         let Some(list) = op
             .attribute(ATTACHED_STREAM_INFO_LIST)
             .ok()
@@ -228,7 +227,7 @@ pub fn apply<'c, 'a>(
     let mut applied = Applied::default();
 
     // 2. StreamActive ops after their StreamSwitch.
-    let mut last_after: HashMap<NodeId, OperationRef<'c, 'a>> = HashMap::new();
+    let mut last_after: FastMap<NodeId, OperationRef<'c, 'a>> = FastMap::default();
     for (i, p) in alloc.activation.planned.iter().enumerate() {
         let switch = model.ops[p.switch];
         let token = ctrl_result(switch).ok_or_else(|| ApplyError {
@@ -310,11 +309,11 @@ pub fn apply<'c, 'a>(
         template("RecvNotify", attr::NOTIFY_ID)?,
     ];
     let mut sync_ids: Vec<Option<Attribute>> = Vec::new();
-    let mut last_send: HashMap<NodeId, OperationRef<'c, 'a>> = HashMap::new();
+    let mut last_send: FastMap<NodeId, OperationRef<'c, 'a>> = FastMap::default();
     // The first Send placed before a NetOutput: its Recvs go before that (wait, then signal).
-    let mut first_send: HashMap<NodeId, OperationRef<'c, 'a>> = HashMap::new();
+    let mut first_send: FastMap<NodeId, OperationRef<'c, 'a>> = FastMap::default();
     let mut recv_tokens: Vec<(NodeId, Vec<Value<'c, 'a>>)> = Vec::new();
-    let mut recv_slot: HashMap<NodeId, usize> = HashMap::new();
+    let mut recv_slot: FastMap<NodeId, usize> = FastMap::default();
     let mut values: Vec<Attribute> = Vec::with_capacity(5);
     let mut reason = String::new();
     for p in &alloc.planned {

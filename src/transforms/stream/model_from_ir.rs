@@ -423,7 +423,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 if let Some(start) = node.list_start {
                     self.model.attached_lists.push((n, start));
                 }
-                *self.model.graph.attrs_mut(n) = node.attrs;
+                self.model.graph.set_attrs(n, node.attrs);
                 for symbol in node.subgraphs {
                     children.push((n, symbol));
                 }
@@ -467,7 +467,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             }
         }
         // GE orders a producer's consumers by output anchor first.
-        let mut keys: HashMap<NodeId, Vec<usize>> = HashMap::new();
+        let mut keys: FastMap<NodeId, Vec<usize>> = FastMap::default();
         for (src, index) in out_keys {
             if unsorted[src - first] {
                 keys.entry(src).or_default().push(index);

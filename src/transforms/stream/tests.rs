@@ -115,11 +115,11 @@ fn the_view_follows_ge_order_and_reads_ge_attributes() {
     assert_eq!(sg.node(s).data_out(), [a, b, a]);
     // Two control operands from the same node are one control edge.
     assert_eq!(sg.node(b).ctrl_in(), [a]);
-    let attrs = &sg.node(a).attrs;
+    let attrs = &sg.node(a).attrs();
     assert_eq!(attrs.stream_label.as_deref(), Some("L"));
     assert_eq!(attrs.event_multiplexing, ["SendTo;b;0"]);
-    assert_eq!(sg.node(x).attrs.data_like, Some(true));
-    let h = &sg.node(id("h")).attrs;
+    assert_eq!(sg.node(x).attrs().data_like, Some(true));
+    let h = sg.node(id("h")).attrs();
     assert!(h.hccl_kernel_lib);
     assert_eq!(h.attached.len(), 1);
     assert_eq!(h.attached[0].key, "n");
