@@ -98,6 +98,13 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::mem_rw_conflict::create,
     },
     PassInfo {
+        flag: "mem-symbols",
+        description: "Debug: print GE's memory symbols (GetRefMapping: anchors sharing memory) \
+                      as remarks, in GE's order",
+        options: memory::mem_symbols::OPTIONS,
+        create: memory::mem_symbols::create,
+    },
+    PassInfo {
         flag: "stream-alloc",
         description: "GE multi-stream allocation: stream_id/_logic_stream_id on every op, \
                       Send/Recv events, activation, physical split; summary and Graphviz",

@@ -432,6 +432,10 @@ pub enum Trait {
     StreamMerge,
     /// `LabelSet`, `LabelGotoEx`, `LabelSwitchByIndex`: never a stream split point (C.8).
     RtsLabel,
+    /// `StreamSwitch`, `LabelSwitchByIndex`: read a fixed physical address, so they can never
+    /// refresh IO addresses (B.19) and get `_dynamic_shape_fixed_addr` in dynamic+static
+    /// reuse mode (3.1.7).
+    FixedAddress,
     /// `Send` (event record, C.10).
     Send,
     /// `Recv` (event wait, C.10); counts one extra task (C.8).

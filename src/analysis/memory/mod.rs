@@ -31,6 +31,7 @@ pub mod plan;
 pub mod rw_conflict;
 pub mod rw_types;
 pub mod subgraph_isolate;
+pub mod symbols;
 
 use model::{MemError, MemGraph};
 use plan::Plan;

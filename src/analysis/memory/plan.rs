@@ -302,6 +302,16 @@ fn mark_new(g: &mut MemGraph, n: NodeId, origin: Origin, reason: &str, cannot_be
     node.sem.cannot_be_deleted = cannot_be_deleted;
 }
 
+/// A copy's port `k` (input and output) takes the tensor desc of the output it copies (GE
+/// builds the Identity's descs from the producer's output desc; the memory type list and
+/// `ref_var_src_var_name` are not copied).
+fn copy_tensor(g: &mut MemGraph, src: OutPort, copy: NodeId, k: u32) {
+    let t = g.node(src.node).outputs[src.index as usize].tensor;
+    let node = g.node_mut(copy);
+    node.inputs[k as usize].tensor = t;
+    node.outputs[k as usize].tensor = t;
+}
+
 /// Apply one step; the single place that defines what each edit means.
 fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<NodeId>, MemError> {
     match &step.edit {
@@ -339,6 +349,7 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
                 Placement::Before(consumer.node),
             );
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
+            copy_tensor(g, src, id, 0);
             g.set_src(InPort { node: id, index: 0 }, Some(src));
             g.set_src(*consumer, Some(OutPort { node: id, index: 0 }));
             for &s in ctrl_moved {
@@ -367,6 +378,7 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
                 Placement::After(producer.node),
             );
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
+            copy_tensor(g, *producer, id, 0);
             g.set_src(InPort { node: id, index: 0 }, Some(*producer));
             for &c in consumers {
                 check_in(g, c)?;
@@ -402,6 +414,7 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
             for (i, (src, cons)) in links.iter().enumerate() {
                 check_port(g, *src)?;
+                copy_tensor(g, *src, id, i as u32);
                 g.set_src(
                     InPort {
                         node: id,
@@ -481,6 +494,9 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
                 Placement::After(value.node),
             );
             mark_new(g, id, origin, &step.reason, false);
+            copy_tensor(g, *var, id, 0);
+            let value_tensor = g.node(value.node).outputs[value.index as usize].tensor;
+            g.node_mut(id).inputs[1].tensor = value_tensor;
             g.set_src(InPort { node: id, index: 0 }, Some(*var));
             g.set_src(InPort { node: id, index: 1 }, Some(*value));
             g.add_ctrl_from_new(id, ctrl_to);

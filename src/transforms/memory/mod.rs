@@ -19,6 +19,7 @@
 //! | `--atomic-addr-clean` | AtomicAddrCleanPass | [`atomic_addr_clean`] |
 //! | `--mem-rw-conflict` | HandleMemoryRWConflict | [`mem_rw_conflict`] |
 //! | `--graph-lint` | GraphLint (W18888) | [`graph_lint`] |
+//! | `--mem-symbols` | GetRefMapping, printed (debug) | [`mem_symbols`] |
 //! | `--ge-memory-pipeline` | the five in GE's order, then the lint | [`pipeline`] |
 //!
 //! Every pass runs on the `builtin.module` (GE passes see the root graph with all its
@@ -37,6 +38,7 @@ pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
 pub mod mem_rw_conflict;
+pub mod mem_symbols;
 pub mod model_from_ir;
 pub mod pipeline;
 pub mod subgraph_isolate;

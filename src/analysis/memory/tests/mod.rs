@@ -8,3 +8,4 @@ mod props;
 mod rw;
 mod subgraph;
 mod support;
+mod symbols;
