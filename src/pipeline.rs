@@ -91,6 +91,13 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::hccl_memcpy::create,
     },
     PassInfo {
+        flag: "inplace-support-check",
+        description: "GE InplaceSupportCheckPass: mark single-output ops whose output may reuse \
+                      an input (_inplace_support_input_index)",
+        options: memory::inplace_support_check::OPTIONS,
+        create: memory::inplace_support_check::create,
+    },
+    PassInfo {
         flag: "mem-rw-conflict",
         description: "GE HandleMemoryRWConflict: Identity copies where a write would be seen by \
                       another reader (the RW decision matrix)",

@@ -192,6 +192,9 @@ pub struct Output {
     /// GE's `reuse_input` / `reuse_input_index` on the output desc (`reuse_input_index` attr
     /// here): the output shares the memory of that input (GE `IsRefFromInput`).
     pub reuse_input: Option<u32>,
+    /// `_inplace_support_input_index` on output 0 (InplaceSupportCheckPass, B.17): the input
+    /// whose memory this output may reuse.
+    pub inplace_input: Option<u32>,
 }
 
 /// GE data type of a tensor: the element type of the MLIR tensor type.
@@ -382,16 +385,24 @@ pub enum Origin {
     SubgraphIsolate,
     AtomicAddrClean,
     RwConflict,
+    InplaceSupportCheck,
+    MemLayoutConflict,
+    MemcpyAddrAsync,
+    MarkSameAddr,
 }
 
 impl Origin {
     /// All origins.
-    pub const ALL: [Origin; 5] = [
+    pub const ALL: [Origin; 9] = [
         Origin::HcclMemcpy,
         Origin::HcclContinuousMemcpy,
         Origin::SubgraphIsolate,
         Origin::AtomicAddrClean,
         Origin::RwConflict,
+        Origin::InplaceSupportCheck,
+        Origin::MemLayoutConflict,
+        Origin::MemcpyAddrAsync,
+        Origin::MarkSameAddr,
     ];
 
     /// Parse a pass flag back (the IR stores it in `ascend.inserted_by`).
@@ -407,6 +418,10 @@ impl Origin {
             Origin::SubgraphIsolate => "subgraph-isolate",
             Origin::AtomicAddrClean => "atomic-addr-clean",
             Origin::RwConflict => "mem-rw-conflict",
+            Origin::InplaceSupportCheck => "inplace-support-check",
+            Origin::MemLayoutConflict => "mem-layout-conflict",
+            Origin::MemcpyAddrAsync => "memcpy-addr-async",
+            Origin::MarkSameAddr => "mark-same-addr",
         }
     }
 }

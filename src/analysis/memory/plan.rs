@@ -29,12 +29,34 @@ impl BoolAttr {
     }
 }
 
+/// An integer GE attribute a pass sets on an existing node.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum IntAttr {
+    /// `_inplace_support_input_index` on output 0 (InplaceSupportCheckPass, B.17).
+    InplaceSupportInputIndex,
+}
+
+impl IntAttr {
+    /// The attribute name in the IR.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntAttr::InplaceSupportInputIndex => "_inplace_support_input_index",
+        }
+    }
+}
+
 /// One graph edit. Inserted nodes are `Identity` unless stated otherwise; their input is
 /// named `x`, their output `y`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
     /// Set a boolean attribute to true.
     SetAttr { node: NodeId, attr: BoolAttr },
+    /// Set an integer attribute.
+    SetIntAttr {
+        node: NodeId,
+        attr: IntAttr,
+        value: i64,
+    },
     /// GE `InsertNodeBefore(consumer)`: a new Identity `new` takes over `consumer`'s input
     /// edge (fed by the consumer's current producer). The control edges from `ctrl_moved`
     /// into the consumer move onto the Identity. Placed right before the consumer.
@@ -141,6 +163,8 @@ pub enum Rule {
     AtomicLoopClean,
     /// B.18 a separate clean for an atomic op feeding the graph output.
     AtomicOutputClean,
+    /// B.17 InplaceSupportCheckPass: output 0 may reuse an input.
+    InplaceSupport,
 }
 
 impl Rule {
@@ -162,6 +186,7 @@ impl Rule {
             | SubgraphWhileBody
             | SubgraphCondOutputShared => "B.16",
             AtomicCommonClean | AtomicLoopClean | AtomicOutputClean => "B.18",
+            InplaceSupport => "B.17",
         }
     }
 }
@@ -188,6 +213,14 @@ pub struct Stats {
     pub rounds: u64,
 }
 
+/// A decision about a node that edits nothing (a rejected candidate, say), reported as a
+/// remark with `remarks=true`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub node: NodeId,
+    pub message: String,
+}
+
 /// The ordered edits of one pass run.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -197,6 +230,8 @@ pub struct Plan {
     pub first_new: u32,
     pub steps: Vec<Step>,
     pub stats: Stats,
+    /// Decisions that edit nothing, for remarks.
+    pub notes: Vec<Note>,
     origin: Origin,
 }
 
@@ -208,6 +243,7 @@ impl Plan {
             first_new: g.nodes.len() as u32,
             steps: Vec::new(),
             stats: Stats::default(),
+            notes: Vec::new(),
             origin,
         }
     }
@@ -237,7 +273,7 @@ impl Plan {
                 self.stats.other_nodes_inserted += 1
             }
             Edit::RemoveIdentity { .. } => self.stats.identities_removed += 1,
-            Edit::SetAttr { .. } => self.stats.attrs_set += 1,
+            Edit::SetAttr { .. } | Edit::SetIntAttr { .. } => self.stats.attrs_set += 1,
             Edit::Rewire { .. } | Edit::AddCtrl { .. } => {}
         }
         let step = Step { edit, rule, reason };
@@ -320,6 +356,17 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
             match attr {
                 BoolAttr::Reference => s.reference = true,
                 BoolAttr::SkipRwConflict => s.skip_rw_conflict = true,
+            }
+            Ok(None)
+        }
+        Edit::SetIntAttr { node, attr, value } => {
+            match attr {
+                IntAttr::InplaceSupportInputIndex => {
+                    let out = g.node_mut(*node).outputs.get_mut(0).ok_or_else(|| {
+                        MemError::global("_inplace_support_input_index on a node without outputs")
+                    })?;
+                    out.inplace_input = u32::try_from(*value).ok();
+                }
             }
             Ok(None)
         }

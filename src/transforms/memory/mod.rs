@@ -18,6 +18,7 @@
 //! | `--subgraph-isolate` | SubgraphPass | [`subgraph_isolate`] |
 //! | `--atomic-addr-clean` | AtomicAddrCleanPass | [`atomic_addr_clean`] |
 //! | `--mem-rw-conflict` | HandleMemoryRWConflict | [`mem_rw_conflict`] |
+//! | `--inplace-support-check` | InplaceSupportCheckPass | [`inplace_support_check`] |
 //! | `--graph-lint` | GraphLint (W18888) | [`graph_lint`] |
 //! | `--mem-symbols` | GetRefMapping, printed (debug) | [`mem_symbols`] |
 //! | `--ge-memory-pipeline` | the five in GE's order, then the lint | [`pipeline`] |
@@ -37,6 +38,7 @@ pub mod atomic_addr_clean;
 pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
+pub mod inplace_support_check;
 pub mod mem_rw_conflict;
 pub mod mem_symbols;
 pub mod model_from_ir;
@@ -100,6 +102,7 @@ pub enum Stage {
     SubgraphIsolate,
     AtomicAddrClean,
     RwConflict,
+    InplaceSupportCheck,
     Lint,
     /// Stages 1-5 in GE's order (until a round plans nothing), then the lint.
     Pipeline,
@@ -220,6 +223,9 @@ impl MemoryPass {
                 )?]
             }
             Stage::RwConflict => vec![mem::rw_conflict::plan_rw_conflict(g)?],
+            Stage::InplaceSupportCheck => {
+                vec![mem::inplace_support::plan_inplace_support_check(g)?]
+            }
             Stage::Lint => Vec::new(),
             Stage::Pipeline => mem::plan_pipeline(g, self.atomic)?,
         })

@@ -80,6 +80,8 @@ pub const OUTPUT_MEMORY_TYPE: &str = "_output_memory_type";
 pub const REUSE_INPUT_INDEX: &str = "reuse_input_index";
 /// GE `ATTR_NAME_OUTPUT_REUSE_INPUT`: no-padding continuous outputs reuse input 0.
 pub const OUTPUT_REUSE_INPUT: &str = "_output_reuse_input";
+/// GE `INPLACE_SUPPORT_INPUT_INDEX` on output 0 (InplaceSupportCheckPass).
+pub const INPLACE_SUPPORT_INPUT_INDEX: &str = "_inplace_support_input_index";
 /// Ours: the op's kernel cannot refresh IO addresses (GE: the custom kernel lib).
 pub const ADDRESS_UNREFRESHABLE: &str = "_address_unrefreshable";
 
@@ -326,6 +328,10 @@ impl<'c, 'a> Builder<'c, 'a> {
             let ref_vars: Vec<Option<String>> = (0..node.outputs.len())
                 .map(|o| semantics::ref_var_src_var_name(&op, o))
                 .collect();
+            let inplace = ops::int_attr(op, INPLACE_SUPPORT_INPUT_INDEX);
+            if let (Some(out), Some(i)) = (node.outputs.first_mut(), inplace) {
+                out.inplace_input = u32::try_from(i).ok();
+            }
             for (o, output) in node.outputs.iter_mut().enumerate() {
                 output.mem_type = out_mem.get(o).copied().unwrap_or(0);
                 output.reuse_input = reuse.get(o).and_then(|&i| u32::try_from(i).ok());
@@ -551,6 +557,7 @@ pub const PER_OP_ATTRS: &[&str] = &[
     REUSE_INPUT_INDEX,
     OUTPUT_REUSE_INPUT,
     ADDRESS_UNREFRESHABLE,
+    INPLACE_SUPPORT_INPUT_INDEX,
 ];
 
 fn has_per_op_attrs(op: OperationRef) -> bool {

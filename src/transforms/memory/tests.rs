@@ -71,7 +71,7 @@ fn describe(g: &MemGraph) -> BTreeMap<String, String> {
                     o.mem_type,
                     o.reuse_input,
                     o.ref_var_src.map(|s| g.sym_str(s).to_string())
-                )
+                ) + &format!("/inplace={:?}", o.inplace_input)
             })
             .collect();
         let mut ctrl_in: Vec<String> = node.ctrl_in.iter().map(|&n| name(n)).collect();

@@ -2,6 +2,7 @@
 
 mod atomic;
 mod hccl;
+mod inplace;
 mod lint;
 mod matrix;
 mod props;
