@@ -98,6 +98,13 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::inplace_support_check::create,
     },
     PassInfo {
+        flag: "mem-layout-conflict",
+        description: "GE HandleMemoryLayoutConflict: Identity copies where anchors sharing one \
+                      memory symbol have incompatible layout attributes (CtrlNodeConflict first)",
+        options: memory::mem_layout_conflict::OPTIONS,
+        create: memory::mem_layout_conflict::create,
+    },
+    PassInfo {
         flag: "mem-rw-conflict",
         description: "GE HandleMemoryRWConflict: Identity copies where a write would be seen by \
                       another reader (the RW decision matrix)",

@@ -27,6 +27,7 @@ pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
 pub mod inplace_support;
+pub mod layout;
 pub mod model;
 pub mod plan;
 pub mod rw_conflict;

@@ -122,6 +122,9 @@ pub struct Sem {
     /// `_output_reuse_input` = true: with a no-padding continuous flag, every output shares
     /// input 0's memory (GE `IsNoPaddingRefFromInput`).
     pub output_reuse_input: bool,
+    /// A plain copy (`Identity`, `Memcpy`, `MemcpyAsync`, `MemcpyAddrAsync`): the layout pass
+    /// never puts another copy next to one (B.19 `IsSkipInsert`).
+    pub copy_like: bool,
 }
 
 impl Sem {
@@ -153,6 +156,10 @@ impl Sem {
             loop_cond: ty == "LoopCond",
             fixed_address: matches!(ty, "StreamSwitch" | "LabelSwitchByIndex"),
             merge: matches!(ty, "Merge" | "RefMerge" | "StreamMerge"),
+            copy_like: matches!(
+                ty,
+                "Identity" | "Memcpy" | "MemcpyAsync" | "MemcpyAddrAsync"
+            ),
             ..Sem::default()
         }
     }

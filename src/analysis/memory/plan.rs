@@ -165,6 +165,10 @@ pub enum Rule {
     AtomicOutputClean,
     /// B.17 InplaceSupportCheckPass: output 0 may reuse an input.
     InplaceSupport,
+    /// B.19 a symbol-level layout conflict (a table pair and its checker).
+    LayoutConflict,
+    /// B.19 CtrlNodeConflict: If/Case branch outputs, While body outputs/inputs.
+    LayoutCtrlNode,
 }
 
 impl Rule {
@@ -187,6 +191,7 @@ impl Rule {
             | SubgraphCondOutputShared => "B.16",
             AtomicCommonClean | AtomicLoopClean | AtomicOutputClean => "B.18",
             InplaceSupport => "B.17",
+            LayoutConflict | LayoutCtrlNode => "B.19",
         }
     }
 }

@@ -640,6 +640,7 @@ fn shape_of(g: &mut MemGraph, op: OperationRef, ty: &str, data_results: &[Value]
         // The op table has no Merge row; StreamMerge has its trait.
         merge: t(Trait::StreamMerge) || Sem::of_type(ty).merge,
         output_reuse_input: attr_flag(OUTPUT_REUSE_INPUT),
+        copy_like: t(Trait::CopyLike),
     };
     Shape {
         ty: ty.to_string(),
