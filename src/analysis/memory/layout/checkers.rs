@@ -415,9 +415,12 @@ fn gives_continuous_output(g: &MemGraph, n: NodeId, nopadding_only: bool) -> boo
         && (node.sem.nopad_continuous_output || (!nopadding_only && node.sem.continuous_output))
 }
 
-/// One output feeding several continuous-input ops: every such consumer after the first is
-/// isolated (GE's `ConnectToMultiContinuousInputNode`; GE also isolates the plain consumers
-/// after the second continuous one, which constrains nothing — not copied).
+/// One output feeding several continuous-input ops: every such op's edge after the first
+/// op's is isolated (GE's `ConnectToMultiContinuousInputNode`). GE counts edges, not ops, so
+/// a block reading one value twice would copy its own second read, and it also isolates the
+/// plain consumers after the second continuous one; neither constrains anything, and the
+/// first makes the pass undo itself on the next run (the block's real inputs then differ),
+/// so both are left out.
 fn isolate_extra_continuous_consumers(ctx: &mut Ctx, nopadding_only: bool) {
     let outs: Vec<OutPort> = ctx
         .all
@@ -428,13 +431,15 @@ fn isolate_extra_continuous_consumers(ctx: &mut Ctx, nopadding_only: bool) {
         })
         .collect();
     for p in outs {
-        let mut count = 0;
+        let mut first: Option<NodeId> = None;
         for &c in ctx.g.consumers(p.node, p.index) {
-            if needs_continuous_input(ctx.g, c.node, nopadding_only) {
-                count += 1;
-                if count > 1 {
-                    ctx.mark(Anchor::In(c));
-                }
+            if !needs_continuous_input(ctx.g, c.node, nopadding_only) {
+                continue;
+            }
+            match first {
+                None => first = Some(c.node),
+                Some(f) if f != c.node => ctx.mark(Anchor::In(c)),
+                Some(_) => {}
             }
         }
     }

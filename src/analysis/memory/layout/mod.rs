@@ -29,9 +29,9 @@
 //! (normal / reference attributes only) is not even formed, so a symbol with one special
 //! anchor and k plain ones costs O(k).
 //!
-//! Documented choices: GE's multi-continuous-input rule isolates every consumer after the
-//! second continuous one, continuous or not; here only the continuous ones (a plain reader
-//! constrains nothing). An unconnected input cannot be isolated and is skipped (GE fails).
+//! Documented choices: the run repeats until quiet (see [`plan_mem_layout_conflict`]); GE's
+//! multi-continuous-input rule counts edges and isolates every consumer after the second
+//! continuous one, continuous or not; here it counts continuous ops and isolates only them. An unconnected input cannot be isolated and is skipped (GE fails).
 //! HCCL ops count as not supporting address refresh (GE asks the HCCL kernel). Node ids
 //! (GE's topological `GetId`) are positions in the `GetAllNodes` walk of the root.
 
@@ -499,21 +499,40 @@ pub fn anchor_text(g: &MemGraph, a: Anchor) -> String {
     format!("%{}:{io}{}", g.node(a.node()).name, a.index())
 }
 
+/// Upper bound on the rounds of [`plan_mem_layout_conflict`].
+pub const MAX_LAYOUT_ROUNDS: usize = 8;
+
 /// Plan `--mem-layout-conflict` on `g` (left in the planned state).
+///
+/// GE runs the pass once. One run decides each symbol on the graph as it was before that
+/// symbol's copies, so a copy can invalidate an exemption decided next to it (a no-padding
+/// block whose real inputs were all one anchor until one of them got a copy; a While body
+/// whose symbol count a copy changed). The run is therefore repeated until a round inserts
+/// nothing, which makes the pass idempotent; on graphs where one run suffices (the usual
+/// case) the result is GE's. Not settling within [`MAX_LAYOUT_ROUNDS`] is an error.
 pub fn plan_mem_layout_conflict(g: &mut MemGraph, opts: LayoutOptions) -> Result<Plan, MemError> {
     g.normalize();
     let mut plan = Plan::new(Origin::MemLayoutConflict, g);
     let tops = top_static_graphs(g);
     let mut namer = Namer { next: 0 };
-    for &t in &tops {
-        ctrl_node::solve(g, &mut plan, &mut namer, t)?;
-    }
-    g.normalize();
-    for &t in &tops {
-        process(g, &mut plan, &mut namer, t, opts)?;
+    for round in 0..MAX_LAYOUT_ROUNDS {
+        let before = plan.steps.len();
+        for &t in &tops {
+            ctrl_node::solve(g, &mut plan, &mut namer, t)?;
+        }
         g.normalize();
+        for &t in &tops {
+            process(g, &mut plan, &mut namer, t, opts)?;
+            g.normalize();
+        }
+        plan.stats.rounds = round as u64 + 1;
+        if plan.steps.len() == before {
+            return Ok(plan);
+        }
     }
-    Ok(plan)
+    Err(MemError::global(format!(
+        "mem-layout-conflict did not settle in {MAX_LAYOUT_ROUNDS} rounds"
+    )))
 }
 
 /// One top static graph: symbols, attributes, conflicts per symbol, solutions.

@@ -3,6 +3,7 @@
 mod atomic;
 mod hccl;
 mod inplace;
+mod layout;
 mod layout_table;
 mod lint;
 mod matrix;
