@@ -91,11 +91,32 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::hccl_memcpy::create,
     },
     PassInfo {
+        flag: "inplace-support-check",
+        description: "GE InplaceSupportCheckPass: mark single-output ops whose output may reuse \
+                      an input (_inplace_support_input_index)",
+        options: memory::inplace_support_check::OPTIONS,
+        create: memory::inplace_support_check::create,
+    },
+    PassInfo {
+        flag: "mem-layout-conflict",
+        description: "GE HandleMemoryLayoutConflict: Identity copies where anchors sharing one \
+                      memory symbol have incompatible layout attributes (CtrlNodeConflict first)",
+        options: memory::mem_layout_conflict::OPTIONS,
+        create: memory::mem_layout_conflict::create,
+    },
+    PassInfo {
         flag: "mem-rw-conflict",
         description: "GE HandleMemoryRWConflict: Identity copies where a write would be seen by \
                       another reader (the RW decision matrix)",
         options: memory::mem_rw_conflict::OPTIONS,
         create: memory::mem_rw_conflict::create,
+    },
+    PassInfo {
+        flag: "mem-symbols",
+        description: "Debug: print GE's memory symbols (GetRefMapping: anchors sharing memory) \
+                      as remarks, in GE's order",
+        options: memory::mem_symbols::OPTIONS,
+        create: memory::mem_symbols::create,
     },
     PassInfo {
         flag: "stream-alloc",

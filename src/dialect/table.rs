@@ -404,8 +404,8 @@ pub enum Trait {
     Reshape,
     /// `Identity` and `ReadVariableOp`: SplitIdentity / RemoveNoUseIdentity apply (B.8-B.10).
     IdentityLike,
-    /// A plain copy (`Identity`, `Memcpy`, `MemcpyAsync`): the layout pass never inserts
-    /// another copy next to one (B.19 `IsSkipInsert`).
+    /// A plain copy (`Identity`, `Memcpy`, `MemcpyAsync`, `MemcpyAddrAsync`): the layout
+    /// pass never inserts another copy next to one (B.19 `IsSkipInsert`).
     CopyLike,
     /// `Assign`, `AssignAdd`, `AssignSub` and their `*VariableOp` forms (B.10).
     AssignLike,
@@ -432,6 +432,10 @@ pub enum Trait {
     StreamMerge,
     /// `LabelSet`, `LabelGotoEx`, `LabelSwitchByIndex`: never a stream split point (C.8).
     RtsLabel,
+    /// `StreamSwitch`, `LabelSwitchByIndex`: read a fixed physical address, so they can never
+    /// refresh IO addresses (B.19) and get `_dynamic_shape_fixed_addr` in dynamic+static
+    /// reuse mode (3.1.7).
+    FixedAddress,
     /// `Send` (event record, C.10).
     Send,
     /// `Recv` (event wait, C.10); counts one extra task (C.8).

@@ -26,11 +26,14 @@ mod edits;
 pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
+pub mod inplace_support;
+pub mod layout;
 pub mod model;
 pub mod plan;
 pub mod rw_conflict;
 pub mod rw_types;
 pub mod subgraph_isolate;
+pub mod symbols;
 
 use model::{MemError, MemGraph};
 use plan::Plan;

@@ -29,12 +29,34 @@ impl BoolAttr {
     }
 }
 
+/// An integer GE attribute a pass sets on an existing node.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum IntAttr {
+    /// `_inplace_support_input_index` on output 0 (InplaceSupportCheckPass, B.17).
+    InplaceSupportInputIndex,
+}
+
+impl IntAttr {
+    /// The attribute name in the IR.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntAttr::InplaceSupportInputIndex => "_inplace_support_input_index",
+        }
+    }
+}
+
 /// One graph edit. Inserted nodes are `Identity` unless stated otherwise; their input is
 /// named `x`, their output `y`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
     /// Set a boolean attribute to true.
     SetAttr { node: NodeId, attr: BoolAttr },
+    /// Set an integer attribute.
+    SetIntAttr {
+        node: NodeId,
+        attr: IntAttr,
+        value: i64,
+    },
     /// GE `InsertNodeBefore(consumer)`: a new Identity `new` takes over `consumer`'s input
     /// edge (fed by the consumer's current producer). The control edges from `ctrl_moved`
     /// into the consumer move onto the Identity. Placed right before the consumer.
@@ -141,6 +163,12 @@ pub enum Rule {
     AtomicLoopClean,
     /// B.18 a separate clean for an atomic op feeding the graph output.
     AtomicOutputClean,
+    /// B.17 InplaceSupportCheckPass: output 0 may reuse an input.
+    InplaceSupport,
+    /// B.19 a symbol-level layout conflict (a table pair and its checker).
+    LayoutConflict,
+    /// B.19 CtrlNodeConflict: If/Case branch outputs, While body outputs/inputs.
+    LayoutCtrlNode,
 }
 
 impl Rule {
@@ -162,6 +190,8 @@ impl Rule {
             | SubgraphWhileBody
             | SubgraphCondOutputShared => "B.16",
             AtomicCommonClean | AtomicLoopClean | AtomicOutputClean => "B.18",
+            InplaceSupport => "B.17",
+            LayoutConflict | LayoutCtrlNode => "B.19",
         }
     }
 }
@@ -188,6 +218,14 @@ pub struct Stats {
     pub rounds: u64,
 }
 
+/// A decision about a node that edits nothing (a rejected candidate, say), reported as a
+/// remark with `remarks=true`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub node: NodeId,
+    pub message: String,
+}
+
 /// The ordered edits of one pass run.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -197,6 +235,8 @@ pub struct Plan {
     pub first_new: u32,
     pub steps: Vec<Step>,
     pub stats: Stats,
+    /// Decisions that edit nothing, for remarks.
+    pub notes: Vec<Note>,
     origin: Origin,
 }
 
@@ -208,6 +248,7 @@ impl Plan {
             first_new: g.nodes.len() as u32,
             steps: Vec::new(),
             stats: Stats::default(),
+            notes: Vec::new(),
             origin,
         }
     }
@@ -237,7 +278,7 @@ impl Plan {
                 self.stats.other_nodes_inserted += 1
             }
             Edit::RemoveIdentity { .. } => self.stats.identities_removed += 1,
-            Edit::SetAttr { .. } => self.stats.attrs_set += 1,
+            Edit::SetAttr { .. } | Edit::SetIntAttr { .. } => self.stats.attrs_set += 1,
             Edit::Rewire { .. } | Edit::AddCtrl { .. } => {}
         }
         let step = Step { edit, rule, reason };
@@ -302,6 +343,16 @@ fn mark_new(g: &mut MemGraph, n: NodeId, origin: Origin, reason: &str, cannot_be
     node.sem.cannot_be_deleted = cannot_be_deleted;
 }
 
+/// A copy's port `k` (input and output) takes the tensor desc of the output it copies (GE
+/// builds the Identity's descs from the producer's output desc; the memory type list and
+/// `ref_var_src_var_name` are not copied).
+fn copy_tensor(g: &mut MemGraph, src: OutPort, copy: NodeId, k: u32) {
+    let t = g.node(src.node).outputs[src.index as usize].tensor;
+    let node = g.node_mut(copy);
+    node.inputs[k as usize].tensor = t;
+    node.outputs[k as usize].tensor = t;
+}
+
 /// Apply one step; the single place that defines what each edit means.
 fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<NodeId>, MemError> {
     match &step.edit {
@@ -310,6 +361,17 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
             match attr {
                 BoolAttr::Reference => s.reference = true,
                 BoolAttr::SkipRwConflict => s.skip_rw_conflict = true,
+            }
+            Ok(None)
+        }
+        Edit::SetIntAttr { node, attr, value } => {
+            match attr {
+                IntAttr::InplaceSupportInputIndex => {
+                    let out = g.node_mut(*node).outputs.get_mut(0).ok_or_else(|| {
+                        MemError::global("_inplace_support_input_index on a node without outputs")
+                    })?;
+                    out.inplace_input = u32::try_from(*value).ok();
+                }
             }
             Ok(None)
         }
@@ -339,6 +401,7 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
                 Placement::Before(consumer.node),
             );
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
+            copy_tensor(g, src, id, 0);
             g.set_src(InPort { node: id, index: 0 }, Some(src));
             g.set_src(*consumer, Some(OutPort { node: id, index: 0 }));
             for &s in ctrl_moved {
@@ -367,6 +430,7 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
                 Placement::After(producer.node),
             );
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
+            copy_tensor(g, *producer, id, 0);
             g.set_src(InPort { node: id, index: 0 }, Some(*producer));
             for &c in consumers {
                 check_in(g, c)?;
@@ -402,6 +466,7 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
             for (i, (src, cons)) in links.iter().enumerate() {
                 check_port(g, *src)?;
+                copy_tensor(g, *src, id, i as u32);
                 g.set_src(
                     InPort {
                         node: id,
@@ -481,6 +546,9 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
                 Placement::After(value.node),
             );
             mark_new(g, id, origin, &step.reason, false);
+            copy_tensor(g, *var, id, 0);
+            let value_tensor = g.node(value.node).outputs[value.index as usize].tensor;
+            g.node_mut(id).inputs[1].tensor = value_tensor;
             g.set_src(InPort { node: id, index: 0 }, Some(*var));
             g.set_src(InPort { node: id, index: 1 }, Some(*value));
             g.add_ctrl_from_new(id, ctrl_to);

@@ -81,6 +81,12 @@ pub fn apply_plan<'c, 'a>(
     for step in &plan.steps {
         replay.step(step)?;
     }
+    if remarks {
+        for note in &plan.notes {
+            let location = replay.m.location(Some(note.node));
+            emit_remark(location, &format!("{}: {}", plan.pass, note.message), &[]);
+        }
+    }
     // The model may hold control edges into NetOutput that the IR cannot; drop them so the
     // model describes the IR exactly (GraphLint runs on it after the pipeline).
     let g = &mut replay.m.graph;
@@ -197,6 +203,23 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
         }
     }
 
+    /// With `remarks`, announces a step that changed `op` without creating one.
+    fn remark(&self, op: OperationRef<'c, 'a>, step: &Step) {
+        if self.remarks {
+            emit_remark(
+                op.location(),
+                &format!(
+                    "{}: {} ({} {:?})",
+                    self.pass,
+                    step.reason,
+                    step.rule.id(),
+                    step.rule
+                ),
+                &[],
+            );
+        }
+    }
+
     /// Checks that the IR moved exactly the control edges the plan expected; `actual` are
     /// the ops now joined to the new op, `expected` the model nodes.
     fn check_moved(
@@ -242,6 +265,11 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
             Edit::SetAttr { node, attr } => {
                 let op = self.op(*node)?;
                 ops::set_bool_attr(&self.rw, op, attr.name(), true);
+            }
+            Edit::SetIntAttr { node, attr, value } => {
+                let op = self.op(*node)?;
+                ops::set_int_attr(&self.rw, op, attr.name(), *value);
+                self.remark(op, step);
             }
             Edit::InsertIdentityBefore {
                 new,

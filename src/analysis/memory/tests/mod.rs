@@ -2,9 +2,13 @@
 
 mod atomic;
 mod hccl;
+mod inplace;
+mod layout;
+mod layout_table;
 mod lint;
 mod matrix;
 mod props;
 mod rw;
 mod subgraph;
 mod support;
+mod symbols;
