@@ -12,7 +12,7 @@
 //! The run, per GE:
 //! 1. the top static graphs: the root if it is static, else every static subgraph whose
 //!    parent graph is dynamic ([`top_static_graphs`]);
-//! 2. `CtrlNodeConflict` on each of them first ([`ctrl_node`]): If/Case branch outputs fed by
+//! 2. `CtrlNodeConflict` on each of them first (module `ctrl_node`): If/Case branch outputs fed by
 //!    a Data/Const/Variable or sharing a symbol, While bodies whose outputs would overwrite
 //!    inputs;
 //! 3. per top graph: build the symbols, mark the attributes, walk the symbols in GE's map
