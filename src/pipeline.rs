@@ -98,6 +98,13 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::inplace_support_check::create,
     },
     PassInfo {
+        flag: "mark-same-addr",
+        description: "GE MarkSameAddrPass: keep the outputs read by StreamSwitch / \
+                      LabelSwitchByIndex at a fixed address (_alloc_fixed_addr)",
+        options: memory::mark_same_addr::OPTIONS,
+        create: memory::mark_same_addr::create,
+    },
+    PassInfo {
         flag: "mem-layout-conflict",
         description: "GE HandleMemoryLayoutConflict: Identity copies where anchors sharing one \
                       memory symbol have incompatible layout attributes (CtrlNodeConflict first)",
@@ -117,6 +124,13 @@ pub static PASSES: &[PassInfo] = &[
                       as remarks, in GE's order",
         options: memory::mem_symbols::OPTIONS,
         create: memory::mem_symbols::create,
+    },
+    PassInfo {
+        flag: "memcpy-addr-async",
+        description: "GE MemcpyAddrAsyncPass: MemcpyAddrAsync for zero copy (user Data into \
+                      StreamMerge, Const into the graph output, RefData into HCCL)",
+        options: memory::memcpy_addr_async::OPTIONS,
+        create: memory::memcpy_addr_async::create,
     },
     PassInfo {
         flag: "stream-alloc",

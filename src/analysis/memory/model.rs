@@ -125,6 +125,9 @@ pub struct Sem {
     /// A plain copy (`Identity`, `Memcpy`, `MemcpyAsync`, `MemcpyAddrAsync`): the layout pass
     /// never puts another copy next to one (B.19 `IsSkipInsert`).
     pub copy_like: bool,
+    /// `_is_unknown_shape = false` on a `PartitionedCall`: a known-shape partition of a
+    /// dynamic model (B.18: user Data found inside is copied inside).
+    pub known_shape_call: bool,
 }
 
 impl Sem {
@@ -461,6 +464,9 @@ pub struct Node {
     pub origin: Option<Origin>,
     /// Why the node was inserted (the `ascend.reason` attribute).
     pub reason: Option<String>,
+    /// `_alloc_fixed_addr_index` (MarkSameAddrPass, 3.1.7): the output that must keep a
+    /// fixed address.
+    pub fixed_addr_output: Option<u32>,
     /// Erased by an edit; kept in the arena so ids stay stable.
     pub removed: bool,
 }
@@ -859,6 +865,7 @@ impl MemGraph {
             atomic: None,
             origin: None,
             reason: None,
+            fixed_addr_output: None,
             removed: false,
         });
         if let Some(set) = &mut self.name_hashes {

@@ -271,6 +271,40 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
                 ops::set_int_attr(&self.rw, op, attr.name(), *value);
                 self.remark(op, step);
             }
+            Edit::SetStrAttr { node, attr, value } => {
+                let op = self.op(*node)?;
+                ops::set_str_attr(&self.rw, op, attr.name(), value);
+            }
+            Edit::InsertCopy {
+                new,
+                name,
+                ty,
+                producer,
+                consumer,
+            } => {
+                self.check_new(*new)?;
+                let p = self.op(producer.node)?;
+                let c = self.op(consumer.node)?;
+                let value = self.value(*producer)?;
+                let attrs = self.attrs(name, &step.reason, false);
+                let built = ops::build_op(
+                    p.location(),
+                    ty.ge_type(),
+                    &[value],
+                    &[],
+                    &[value.r#type()],
+                    &attrs,
+                )
+                .map_err(|e| self.ir_error(Some(producer.node), e))?;
+                let op = self.rw.insert_after(p, built);
+                let out = ops::data_results(op).first().copied().ok_or_else(|| {
+                    self.error(Some(producer.node), "internal error: copy has no output")
+                })?;
+                self.rw
+                    .set_operand(c, consumer.index as usize, out)
+                    .map_err(|e| self.ir_error(Some(consumer.node), e))?;
+                self.created(*new, op, step);
+            }
             Edit::InsertIdentityBefore {
                 new,
                 name,

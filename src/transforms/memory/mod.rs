@@ -19,6 +19,8 @@
 //! | `--atomic-addr-clean` | AtomicAddrCleanPass | [`atomic_addr_clean`] |
 //! | `--mem-rw-conflict` | HandleMemoryRWConflict | [`mem_rw_conflict`] |
 //! | `--mem-layout-conflict` | HandleMemoryLayoutConflict | [`mem_layout_conflict`] |
+//! | `--memcpy-addr-async` | MemcpyAddrAsyncPass | [`memcpy_addr_async`] |
+//! | `--mark-same-addr` | MarkSameAddrPass | [`mark_same_addr`] |
 //! | `--inplace-support-check` | InplaceSupportCheckPass | [`inplace_support_check`] |
 //! | `--graph-lint` | GraphLint (W18888) | [`graph_lint`] |
 //! | `--mem-symbols` | GetRefMapping, printed (debug) | [`mem_symbols`] |
@@ -40,9 +42,11 @@ pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
 pub mod inplace_support_check;
+pub mod mark_same_addr;
 pub mod mem_layout_conflict;
 pub mod mem_rw_conflict;
 pub mod mem_symbols;
+pub mod memcpy_addr_async;
 pub mod model_from_ir;
 pub mod pipeline;
 pub mod subgraph_isolate;
@@ -132,6 +136,8 @@ pub enum Stage {
     RwConflict,
     InplaceSupportCheck,
     LayoutConflict,
+    MemcpyAddrAsync,
+    MarkSameAddr,
     Lint,
     /// Stages 1-5 in GE's order (until a round plans nothing), then the lint.
     Pipeline,
@@ -172,7 +178,7 @@ impl Counters {
             removed: stat("num-identities-removed", "Number of Identities removed"),
             other: stat(
                 "num-other-nodes-inserted",
-                "Number of AtomicAddrClean / Assign nodes inserted",
+                "Number of AtomicAddrClean / Assign / MemcpyAddrAsync nodes inserted",
             ),
             attrs: stat("num-attrs-set", "Number of GE attributes set on nodes"),
         });
@@ -268,6 +274,14 @@ impl MemoryPass {
             Stage::LayoutConflict => {
                 vec![mem::layout::plan_mem_layout_conflict(g, self.layout)?]
             }
+            Stage::MemcpyAddrAsync => vec![mem::memcpy_addr_async::plan_memcpy_addr_async(
+                g,
+                mem::memcpy_addr_async::MemcpyAddrOptions {
+                    offline: self.layout.offline,
+                    feature_map_refreshable: self.layout.feature_map_refreshable,
+                },
+            )?],
+            Stage::MarkSameAddr => vec![mem::mark_same_addr::plan_mark_same_addr(g)?],
             Stage::Lint => Vec::new(),
             Stage::Pipeline => mem::plan_pipeline(g, self.atomic)?,
         })

@@ -12,3 +12,4 @@ mod rw;
 mod subgraph;
 mod support;
 mod symbols;
+mod zero_copy;
