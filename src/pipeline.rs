@@ -91,6 +91,14 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::hccl_memcpy::create,
     },
     PassInfo {
+        flag: "mem-assign",
+        description: "GE's static memory plan: a workspace offset for every symbol, reusing \
+                      memory by lifetime (streams respected), continuous groups, 512-byte \
+                      alignment; output_offset/input_offset, memory_size",
+        options: memory::mem_assign::OPTIONS,
+        create: memory::mem_assign::create,
+    },
+    PassInfo {
         flag: "mem-rw-conflict",
         description: "GE HandleMemoryRWConflict: Identity copies where a write would be seen by \
                       another reader (the RW decision matrix)",

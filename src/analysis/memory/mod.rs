@@ -26,6 +26,7 @@ mod edits;
 pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
+pub mod mem_plan;
 pub mod model;
 pub mod plan;
 pub mod rw_conflict;

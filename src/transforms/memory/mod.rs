@@ -37,10 +37,12 @@ pub mod atomic_addr_clean;
 pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
+pub mod mem_assign;
 pub mod mem_rw_conflict;
 pub mod mem_symbols;
 pub mod model_from_ir;
 pub mod pipeline;
+pub mod plan_attrs;
 pub mod subgraph_isolate;
 #[cfg(test)]
 mod tests;
