@@ -126,6 +126,14 @@ pub static PASSES: &[PassInfo] = &[
         options: memory::subgraph_isolate::OPTIONS,
         create: memory::subgraph_isolate::create,
     },
+    PassInfo {
+        flag: "verify-mem-plan",
+        description: "Check the static memory plan on the IR (SOMAS-like): coverage, shared \
+                      memory at one address, alignment, bounds, contiguous groups, no overlap \
+                      of live tensors, cross-stream reuse ordered",
+        options: memory::verify_mem_plan::OPTIONS,
+        create: memory::verify_mem_plan::create,
+    },
 ];
 
 /// Looks a pass up by flag / pipeline name.

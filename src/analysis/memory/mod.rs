@@ -27,6 +27,7 @@ pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
 pub mod mem_plan;
+pub mod mem_verify;
 pub mod model;
 pub mod plan;
 pub mod rw_conflict;

@@ -35,9 +35,13 @@ use crate::{
     pipeline::{OptionSpec, PassOptions, Statistic},
 };
 use melior::{
-    ir::operation::{OperationLike, OperationRefMut},
+    ir::{
+        operation::{OperationLike, OperationRefMut},
+        Attribute,
+    },
     pass::Pass,
 };
+use std::collections::HashMap;
 
 /// Options of the pass.
 pub const OPTIONS: &[OptionSpec] = &[ROOT_OPTION];
@@ -107,13 +111,17 @@ impl MemAssign {
             );
             return Err(PassFailed);
         }
+        let t0 = std::time::Instant::now();
         let model = IrModel::build(module, &self.root).map_err(|e| {
             emit_error(e.location, &format!("{}: {}", self.flag, e.message));
             PassFailed
         })?;
         let g = &model.graph;
+        let t1 = std::time::Instant::now();
         let symbols = Symbols::build(g, ROOT);
+        let t2 = std::time::Instant::now();
         let streams = stream_info(&model);
+        let t3 = std::time::Instant::now();
         let plan = plan_memory(g, &symbols, &streams).map_err(|e| {
             emit_error(
                 model.location(e.node),
@@ -121,7 +129,12 @@ impl MemAssign {
             );
             PassFailed
         })?;
+        let t4 = std::time::Instant::now();
         write_plan(&model, &symbols, &plan);
+        let t5 = std::time::Instant::now();
+        if std::env::var_os("GE_TIMING").is_some() {
+            eprintln!("model {:?} symbols {:?} streams {:?} plan {:?} write {:?}", t1-t0, t2-t1, t3-t2, t4-t3, t5-t4);
+        }
         self.report(&model, &symbols, &plan);
         Ok(())
     }
@@ -179,6 +192,13 @@ fn write_plan(model: &IrModel, symbols: &Symbols, plan: &MemPlan) {
     let rewriter = IrRewriter::for_op(model.module);
     let rw = rewriter.rewriter();
     let context = model.module.context();
+    // Offset lists repeat (a block's offset is shared by its anchors): build each once.
+    let mut cache: HashMap<Vec<i64>, Attribute> = HashMap::new();
+    let mut list = |values: Vec<i64>| {
+        *cache
+            .entry(values)
+            .or_insert_with_key(|v| ops::int_list_attr(context, v))
+    };
     for (i, node) in g.nodes.iter().enumerate() {
         let n = NodeId(i as u32);
         let Some(op) = model.op(n) else { continue };
@@ -189,13 +209,14 @@ fn write_plan(model: &IrModel, symbols: &Symbols, plan: &MemPlan) {
             let offsets: Vec<i64> = (0..node.outputs.len() as u32)
                 .map(|o| plan.anchor_offset(symbols, Anchor::output(n, o)))
                 .collect();
-            ops::set_attr(&rw, op, OUTPUT_OFFSET, ops::int_list_attr(context, &offsets));
-            if offsets.iter().any(|&x| x < 0) {
+            let outside = offsets.iter().any(|&x| x < 0);
+            ops::set_attr(&rw, op, OUTPUT_OFFSET, list(offsets));
+            if outside {
                 let kinds: Vec<&str> = (0..node.outputs.len() as u32)
                     .map(|o| plan.anchor_kind(symbols, Anchor::output(n, o)).name())
                     .collect();
                 ops::set_attr(&rw, op, OUTPUT_MEMORY, ops::str_list_attr(context, &kinds));
-            } else {
+            } else if op.has_attribute(OUTPUT_MEMORY) {
                 ops::remove_attr(&rw, op, OUTPUT_MEMORY);
             }
         }
@@ -203,7 +224,7 @@ fn write_plan(model: &IrModel, symbols: &Symbols, plan: &MemPlan) {
             let offsets: Vec<i64> = (0..node.inputs.len() as u32)
                 .map(|k| plan.anchor_offset(symbols, Anchor::input(n, k)))
                 .collect();
-            ops::set_attr(&rw, op, INPUT_OFFSET, ops::int_list_attr(context, &offsets));
+            ops::set_attr(&rw, op, INPUT_OFFSET, list(offsets));
         }
     }
     let Some(root) = func_of(model, 0) else {

@@ -44,6 +44,7 @@ pub mod model_from_ir;
 pub mod pipeline;
 pub mod plan_attrs;
 pub mod subgraph_isolate;
+pub mod verify_mem_plan;
 #[cfg(test)]
 mod tests;
 
