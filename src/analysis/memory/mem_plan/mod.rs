@@ -136,12 +136,11 @@ pub fn plan_memory(
                 g,
                 group.node,
                 format!(
-                    "{} of `{}`: the memory of `{}` is already laid out by another continuous \
-                     group {} bytes from this group's member 0, this group needs it at {} \
-                     (GE's layout pass isolates such symbols: --mem-layout-conflict)",
+                    "{}s: the memory of {} is already laid out {} bytes from member 0 (by \
+                     this or another continuous group), this group needs it {} bytes from \
+                     member 0 (GE's layout pass isolates such symbols: --mem-layout-conflict)",
                     group.describe(),
-                    g.node(group.node).name,
-                    symbols.name(g, c.symbol),
+                    super::mem_verify::describe(g, symbols.name_anchor(c.symbol)),
                     c.had,
                     c.wants
                 ),
@@ -224,23 +223,18 @@ fn check_member(
             *promoted += 1;
             Ok(())
         }
-        _ => {
-            let what = if a.is_input() { "input" } else { "output" };
-            Err(MemError::at(
-                g,
-                group.node,
-                format!(
-                    "{} {} {} of `{}` is {} memory: a continuous group is laid out in the \
-                     workspace (GE isolates such inputs with an Identity: \
-                     --hccl-continuous-memcpy, --mem-layout-conflict)",
-                    group.describe(),
-                    what,
-                    a.index(),
-                    g.node(group.node).name,
-                    kind
-                ),
-            ))
-        }
+        _ => Err(MemError::at(
+            g,
+            group.node,
+            format!(
+                "{} {} is {} memory: a continuous group is laid out in the workspace (GE \
+                 isolates such inputs with an Identity: --hccl-continuous-memcpy, \
+                 --mem-layout-conflict)",
+                group.describe(),
+                a.index(),
+                kind
+            ),
+        )),
     }
 }
 
