@@ -113,6 +113,13 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::mem_symbols::create,
     },
     PassInfo {
+        flag: "set-io-offset",
+        description: "GE SetInputOutputOffsetPass: zero-copy basic/relative offsets for nodes \
+                      connected to Data / NetOutput (fusion, HCOM and Concat cases)",
+        options: memory::set_io_offset::OPTIONS,
+        create: memory::set_io_offset::create,
+    },
+    PassInfo {
         flag: "stream-alloc",
         description: "GE multi-stream allocation: stream_id/_logic_stream_id on every op, \
                       Send/Recv events, activation, physical split; summary and Graphviz",

@@ -26,6 +26,7 @@ mod edits;
 pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
+pub mod io_offset;
 pub mod mem_plan;
 pub mod mem_verify;
 pub mod model;

@@ -43,6 +43,7 @@ pub mod mem_symbols;
 pub mod model_from_ir;
 pub mod pipeline;
 pub mod plan_attrs;
+pub mod set_io_offset;
 pub mod subgraph_isolate;
 pub mod verify_mem_plan;
 #[cfg(test)]
