@@ -404,8 +404,8 @@ pub enum Trait {
     Reshape,
     /// `Identity` and `ReadVariableOp`: SplitIdentity / RemoveNoUseIdentity apply (B.8-B.10).
     IdentityLike,
-    /// A plain copy (`Identity`, `Memcpy`, `MemcpyAsync`): the layout pass never inserts
-    /// another copy next to one (B.19 `IsSkipInsert`).
+    /// A plain copy (`Identity`, `Memcpy`, `MemcpyAsync`, `MemcpyAddrAsync`): the layout
+    /// pass never inserts another copy next to one (B.19 `IsSkipInsert`).
     CopyLike,
     /// `Assign`, `AssignAdd`, `AssignSub` and their `*VariableOp` forms (B.10).
     AssignLike,

@@ -122,6 +122,12 @@ pub struct Sem {
     /// `_output_reuse_input` = true: with a no-padding continuous flag, every output shares
     /// input 0's memory (GE `IsNoPaddingRefFromInput`).
     pub output_reuse_input: bool,
+    /// A plain copy (`Identity`, `Memcpy`, `MemcpyAsync`, `MemcpyAddrAsync`): the layout pass
+    /// never puts another copy next to one (B.19 `IsSkipInsert`).
+    pub copy_like: bool,
+    /// `_is_unknown_shape = false` on a `PartitionedCall`: a known-shape partition of a
+    /// dynamic model (B.18: user Data found inside is copied inside).
+    pub known_shape_call: bool,
 }
 
 impl Sem {
@@ -153,6 +159,10 @@ impl Sem {
             loop_cond: ty == "LoopCond",
             fixed_address: matches!(ty, "StreamSwitch" | "LabelSwitchByIndex"),
             merge: matches!(ty, "Merge" | "RefMerge" | "StreamMerge"),
+            copy_like: matches!(
+                ty,
+                "Identity" | "Memcpy" | "MemcpyAsync" | "MemcpyAddrAsync"
+            ),
             ..Sem::default()
         }
     }
@@ -192,6 +202,9 @@ pub struct Output {
     /// GE's `reuse_input` / `reuse_input_index` on the output desc (`reuse_input_index` attr
     /// here): the output shares the memory of that input (GE `IsRefFromInput`).
     pub reuse_input: Option<u32>,
+    /// `_inplace_support_input_index` on output 0 (InplaceSupportCheckPass, B.17): the input
+    /// whose memory this output may reuse.
+    pub inplace_input: Option<u32>,
 }
 
 /// GE data type of a tensor: the element type of the MLIR tensor type.
@@ -382,16 +395,24 @@ pub enum Origin {
     SubgraphIsolate,
     AtomicAddrClean,
     RwConflict,
+    InplaceSupportCheck,
+    MemLayoutConflict,
+    MemcpyAddrAsync,
+    MarkSameAddr,
 }
 
 impl Origin {
     /// All origins.
-    pub const ALL: [Origin; 5] = [
+    pub const ALL: [Origin; 9] = [
         Origin::HcclMemcpy,
         Origin::HcclContinuousMemcpy,
         Origin::SubgraphIsolate,
         Origin::AtomicAddrClean,
         Origin::RwConflict,
+        Origin::InplaceSupportCheck,
+        Origin::MemLayoutConflict,
+        Origin::MemcpyAddrAsync,
+        Origin::MarkSameAddr,
     ];
 
     /// Parse a pass flag back (the IR stores it in `ascend.inserted_by`).
@@ -407,6 +428,10 @@ impl Origin {
             Origin::SubgraphIsolate => "subgraph-isolate",
             Origin::AtomicAddrClean => "atomic-addr-clean",
             Origin::RwConflict => "mem-rw-conflict",
+            Origin::InplaceSupportCheck => "inplace-support-check",
+            Origin::MemLayoutConflict => "mem-layout-conflict",
+            Origin::MemcpyAddrAsync => "memcpy-addr-async",
+            Origin::MarkSameAddr => "mark-same-addr",
         }
     }
 }
@@ -439,6 +464,9 @@ pub struct Node {
     pub origin: Option<Origin>,
     /// Why the node was inserted (the `ascend.reason` attribute).
     pub reason: Option<String>,
+    /// `_alloc_fixed_addr_index` (MarkSameAddrPass, 3.1.7): the output that must keep a
+    /// fixed address.
+    pub fixed_addr_output: Option<u32>,
     /// Erased by an edit; kept in the arena so ids stay stable.
     pub removed: bool,
 }
@@ -837,6 +865,7 @@ impl MemGraph {
             atomic: None,
             origin: None,
             reason: None,
+            fixed_addr_output: None,
             removed: false,
         });
         if let Some(set) = &mut self.name_hashes {

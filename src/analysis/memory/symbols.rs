@@ -34,12 +34,14 @@
 //! NetOutput input with no producer, an unconnected Merge input) every anchor still gets a
 //! symbol of its own, so the table is total over the walked graph.
 //!
-//! Cost: three `u32` per anchor (owner, symbol, list link) plus four per symbol; a union rewrites the smaller side
+//! Cost: three `u32` per anchor (owner, symbol, list link) plus four per symbol, over the
+//! walked graph only (a subgraph's table maps its nodes through a hash map); a union rewrites the smaller side
 //! (O(anchors · log anchors) over any sequence of unions). Built once per pass, as GE does.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
-use super::model::{GraphId, InPort, MemGraph, NodeId, OutPort};
+use super::model::{GraphId, InPort, MemGraph, Node, NodeId, OutPort, ROOT};
 use super::rw_types::ref_input_of_output;
 
 /// A data anchor: an input or an output of a node.
@@ -148,11 +150,16 @@ struct SymbolData {
 #[derive(Clone, Debug)]
 pub struct Symbols {
     scope: GraphId,
-    /// First anchor id of each node (inputs, then outputs); one more entry at the end.
+    /// Node -> local index, for a table of a subgraph (`None`: the root's table, where the
+    /// local index is the node id). A subgraph table costs only its own nodes.
+    local: Option<HashMap<u32, u32>>,
+    /// Local index -> node (subgraph tables only).
+    nodes: Vec<u32>,
+    /// First anchor id of each local node (inputs, then outputs); one more entry at the end.
     base: Vec<u32>,
-    /// Number of inputs of each node when the table was built.
+    /// Number of inputs of each local node when the table was built.
     inputs: Vec<u32>,
-    /// Anchor id -> owner node.
+    /// Anchor id -> owner (local index).
     owner: Vec<u32>,
     /// Anchor id -> symbol (`NONE`: not in the walked graph).
     symbol_of: Vec<u32>,
@@ -202,23 +209,52 @@ impl Symbols {
     /// GE `GetRefMapping(scope)`: the symbols of graph `scope` and every subgraph nested in
     /// it, walked in `GetAllNodes` order. Requires a normalised model.
     pub fn build(g: &MemGraph, scope: GraphId) -> Symbols {
-        let mut base = Vec::with_capacity(g.nodes.len() + 1);
+        let walk = g.all_nodes_of(scope);
+        // The root's table is indexed by node id; a subgraph's by position in its walk.
+        let (local, nodes): (Option<HashMap<u32, u32>>, Vec<u32>) = if scope == ROOT {
+            (None, Vec::new())
+        } else {
+            let nodes: Vec<u32> = walk.iter().map(|n| n.0).collect();
+            let map = nodes
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| (n, i as u32))
+                .collect();
+            (Some(map), nodes)
+        };
+        let node_at = |i: usize| -> &Node {
+            match &local {
+                None => &g.nodes[i],
+                Some(_) => g.node(NodeId(nodes[i])),
+            }
+        };
+        let count = if local.is_none() {
+            g.nodes.len()
+        } else {
+            nodes.len()
+        };
+        let mut base = Vec::with_capacity(count + 1);
+        let mut inputs = Vec::with_capacity(count);
         let mut total = 0u32;
-        for node in &g.nodes {
+        for i in 0..count {
+            let node = node_at(i);
             base.push(total);
+            inputs.push(node.inputs.len() as u32);
             total += (node.inputs.len() + node.outputs.len()) as u32;
         }
         base.push(total);
         let mut owner = Vec::with_capacity(total as usize);
-        for (i, node) in g.nodes.iter().enumerate() {
+        for i in 0..count {
+            let node = node_at(i);
             owner.extend(std::iter::repeat_n(
                 i as u32,
                 node.inputs.len() + node.outputs.len(),
             ));
         }
-        let inputs = g.nodes.iter().map(|n| n.inputs.len() as u32).collect();
         let mut t = Symbols {
             scope,
+            local,
+            nodes,
             base,
             inputs,
             owner,
@@ -227,7 +263,7 @@ impl Symbols {
             symbols: Vec::new(),
             live: 0,
         };
-        for n in g.all_nodes_of(scope) {
+        for n in walk {
             t.map_inputs(g, n);
             t.map_outputs(g, n);
         }
@@ -378,8 +414,23 @@ impl Symbols {
 
     // ----- building -----------------------------------------------------------------------
 
+    /// The local index of a node of the table.
+    fn local_of(&self, n: NodeId) -> Option<usize> {
+        match &self.local {
+            None => Some(n.0 as usize),
+            Some(map) => map.get(&n.0).map(|&i| i as usize),
+        }
+    }
+
+    fn node_of(&self, local: usize) -> NodeId {
+        match &self.local {
+            None => NodeId(local as u32),
+            Some(_) => NodeId(self.nodes[local]),
+        }
+    }
+
     fn id(&self, a: Anchor) -> Option<u32> {
-        let n = a.node().0 as usize;
+        let n = self.local_of(a.node())?;
         let start = *self.base.get(n)?;
         let end = *self.base.get(n + 1)?;
         let inputs = self.inputs[n];
@@ -395,7 +446,7 @@ impl Symbols {
         let n = self.owner[id as usize] as usize;
         let off = id - self.base[n];
         let inputs = self.inputs[n];
-        let node = NodeId(n as u32);
+        let node = self.node_of(n);
         if off < inputs {
             Anchor::input(node, off)
         } else {
@@ -442,12 +493,16 @@ impl Symbols {
         }
     }
 
+    /// Anchor id of input `i` of a node of the walk (callers only ask about walked nodes
+    /// and their producers, which are walked too).
     fn in_id(&self, n: NodeId, i: u32) -> u32 {
-        self.base[n.0 as usize] + i
+        let l = self.local_of(n).expect("a node of the walked graph");
+        self.base[l] + i
     }
 
     fn out_id(&self, n: NodeId, o: u32) -> u32 {
-        self.base[n.0 as usize] + self.inputs[n.0 as usize] + o
+        let l = self.local_of(n).expect("a node of the walked graph");
+        self.base[l] + self.inputs[l] + o
     }
 
     fn map_inputs(&mut self, g: &MemGraph, n: NodeId) {

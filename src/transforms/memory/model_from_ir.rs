@@ -80,6 +80,12 @@ pub const OUTPUT_MEMORY_TYPE: &str = "_output_memory_type";
 pub const REUSE_INPUT_INDEX: &str = "reuse_input_index";
 /// GE `ATTR_NAME_OUTPUT_REUSE_INPUT`: no-padding continuous outputs reuse input 0.
 pub const OUTPUT_REUSE_INPUT: &str = "_output_reuse_input";
+/// GE `INPLACE_SUPPORT_INPUT_INDEX` on output 0 (InplaceSupportCheckPass).
+pub const INPLACE_SUPPORT_INPUT_INDEX: &str = "_inplace_support_input_index";
+/// GE `ATTR_NAME_IS_UNKNOWN_SHAPE` (`false` on a known-shape PartitionedCall).
+pub const IS_UNKNOWN_SHAPE: &str = "_is_unknown_shape";
+/// GE `ATTR_DYNAMIC_SHAPE_FIXED_ADDR_INDEX` (MarkSameAddrPass).
+pub const FIXED_ADDR_INDEX: &str = "_alloc_fixed_addr_index";
 /// Ours: the op's kernel cannot refresh IO addresses (GE: the custom kernel lib).
 pub const ADDRESS_UNREFRESHABLE: &str = "_address_unrefreshable";
 
@@ -326,6 +332,12 @@ impl<'c, 'a> Builder<'c, 'a> {
             let ref_vars: Vec<Option<String>> = (0..node.outputs.len())
                 .map(|o| semantics::ref_var_src_var_name(&op, o))
                 .collect();
+            node.fixed_addr_output =
+                ops::int_attr(op, FIXED_ADDR_INDEX).and_then(|i| u32::try_from(i).ok());
+            let inplace = ops::int_attr(op, INPLACE_SUPPORT_INPUT_INDEX);
+            if let (Some(out), Some(i)) = (node.outputs.first_mut(), inplace) {
+                out.inplace_input = u32::try_from(i).ok();
+            }
             for (o, output) in node.outputs.iter_mut().enumerate() {
                 output.mem_type = out_mem.get(o).copied().unwrap_or(0);
                 output.reuse_input = reuse.get(o).and_then(|&i| u32::try_from(i).ok());
@@ -551,6 +563,9 @@ pub const PER_OP_ATTRS: &[&str] = &[
     REUSE_INPUT_INDEX,
     OUTPUT_REUSE_INPUT,
     ADDRESS_UNREFRESHABLE,
+    INPLACE_SUPPORT_INPUT_INDEX,
+    IS_UNKNOWN_SHAPE,
+    FIXED_ADDR_INDEX,
 ];
 
 fn has_per_op_attrs(op: OperationRef) -> bool {
@@ -633,6 +648,9 @@ fn shape_of(g: &mut MemGraph, op: OperationRef, ty: &str, data_results: &[Value]
         // The op table has no Merge row; StreamMerge has its trait.
         merge: t(Trait::StreamMerge) || Sem::of_type(ty).merge,
         output_reuse_input: attr_flag(OUTPUT_REUSE_INPUT),
+        copy_like: t(Trait::CopyLike),
+        known_shape_call: t(Trait::PartitionedCall)
+            && ops::bool_attr(op, IS_UNKNOWN_SHAPE) == Some(false),
     };
     Shape {
         ty: ty.to_string(),

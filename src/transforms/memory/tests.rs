@@ -71,7 +71,7 @@ fn describe(g: &MemGraph) -> BTreeMap<String, String> {
                     o.mem_type,
                     o.reuse_input,
                     o.ref_var_src.map(|s| g.sym_str(s).to_string())
-                )
+                ) + &format!("/inplace={:?}", o.inplace_input)
             })
             .collect();
         let mut ctrl_in: Vec<String> = node.ctrl_in.iter().map(|&n| name(n)).collect();
@@ -88,13 +88,14 @@ fn describe(g: &MemGraph) -> BTreeMap<String, String> {
             format!(
                 "{} in {} {sem:?} in={inputs:?} out={outputs:?} ctrl_in={ctrl_in:?} \
                  ctrl_out={ctrl_out:?} sub={subgraphs:?} parent={:?} origin={:?} reason={:?} \
-                 atomic={:?}",
+                 atomic={:?} fixed_addr={:?}",
                 node.ty,
                 g.graph(node.graph).name,
                 node.parent_index,
                 node.origin,
                 node.reason,
                 node.atomic,
+                node.fixed_addr_output,
             ),
         );
     }

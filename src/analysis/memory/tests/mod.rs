@@ -2,6 +2,9 @@
 
 mod atomic;
 mod hccl;
+mod inplace;
+mod layout;
+mod layout_table;
 mod lint;
 mod matrix;
 mod props;
@@ -9,3 +12,4 @@ mod rw;
 mod subgraph;
 mod support;
 mod symbols;
+mod zero_copy;

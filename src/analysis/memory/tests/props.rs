@@ -452,3 +452,95 @@ fn pipeline_scales_near_linearly() {
     eprintln!("growth exponent {exponent:.2}");
     assert!(exponent < 1.3, "growth n^{exponent:.2}");
 }
+
+/// Random layout attributes on a generated graph: every port a static `f32[4]` (so copies
+/// can be inserted), and some nodes continuous, no-padding, in special memory, or unable to
+/// refresh their addresses.
+fn decorate_layout(g: &mut MemGraph, seed: u64) {
+    use crate::analysis::memory::model::{mem_type, DType, TensorDesc};
+    let t = g.intern_tensor(TensorDesc::new(DType::F32, Some(vec![4])));
+    let mut rng = Rng::new(seed ^ 0x5eed);
+    for i in 0..g.nodes.len() {
+        let node = &mut g.nodes[i];
+        node.inputs.iter_mut().for_each(|x| x.tensor = t);
+        node.outputs.iter_mut().for_each(|x| x.tensor = t);
+        // Control-flow ops pass memory through; GE never gives them layout attributes.
+        if node.sem.net_output || node.sem.data_like || !node.subgraphs.is_empty() {
+            continue;
+        }
+        let s = &mut node.sem;
+        s.continuous_input |= rng.chance(10);
+        s.continuous_output |= rng.chance(8);
+        s.nopad_continuous_input |= rng.chance(8);
+        s.nopad_continuous_output |= rng.chance(6);
+        s.output_reuse_input |= rng.chance(30);
+        s.address_unrefreshable |= rng.chance(5);
+        s.fixed_address |= rng.chance(3);
+        for x in node.inputs.iter_mut() {
+            if rng.chance(8) {
+                x.mem_type = if rng.chance(50) {
+                    mem_type::P2P_DDR
+                } else {
+                    mem_type::P2P_HBM
+                };
+            }
+        }
+        for x in node.outputs.iter_mut() {
+            if rng.chance(8) {
+                x.mem_type = if rng.chance(50) {
+                    mem_type::P2P_DDR
+                } else {
+                    mem_type::P2P_HBM
+                };
+            }
+        }
+    }
+}
+
+#[test]
+fn layout_planner_is_idempotent_and_replayable_on_random_graphs() {
+    use crate::analysis::memory::layout::{plan_mem_layout_conflict, LayoutOptions};
+    let options = [
+        LayoutOptions::default(),
+        LayoutOptions {
+            feature_map_refreshable: true,
+            ..LayoutOptions::default()
+        },
+        LayoutOptions {
+            physical_memory_refreshable: true,
+            offline: true,
+            ..LayoutOptions::default()
+        },
+    ];
+    let mut inserted = 0;
+    let mut failures = Vec::new();
+    for seed in 0..SEEDS {
+        let mut g = generate(seed);
+        decorate_layout(&mut g, seed);
+        for opts in options {
+            let mut after = g.clone();
+            let plan = plan_mem_layout_conflict(&mut after, opts)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            after.check_consistency().unwrap();
+            let mut replay = g.clone();
+            apply(&mut replay, &plan).unwrap();
+            assert_eq!(dump(&replay), dump(&after), "seed {seed}: replay differs");
+            inserted += plan.stats.identities_inserted;
+            let mut again = after.clone();
+            let second = plan_mem_layout_conflict(&mut again, opts).unwrap();
+            if !second.is_empty() {
+                failures.push(format!("seed {seed} {opts:?}: {}", second.steps[0].reason));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} not idempotent:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        inserted > 500,
+        "only {inserted} copies: the generator does not exercise the pass"
+    );
+}
