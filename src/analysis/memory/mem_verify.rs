@@ -29,7 +29,7 @@
 //! occupant of every address range (only the most recent one needs checking: earlier ones
 //! were checked against it). O(S log S) for S symbols.
 
-use super::mem_plan::layout::{
+use super::mem_plan::facts::{
     anchor_deltas, continuous_groups, Group, SymbolFacts, TensorSizes, MEM_ALIGN_SIZE,
 };
 use super::mem_plan::{MemKind, Order, StreamInfo, Timeline};

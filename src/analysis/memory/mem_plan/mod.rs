@@ -3,33 +3,33 @@
 //! symbols whose lifetimes do not overlap.
 //!
 //! Steps ([`plan_memory`]):
-//! 1. [`layout::SymbolFacts`]: what each symbol is ([`MemKind`]): symbols holding a root
+//! 1. [`facts::SymbolFacts`]: what each symbol is ([`MemKind`]): symbols holding a root
 //!    Data output live in user memory, constants in weight memory, variables in variable
 //!    memory; symbols of unknown size are left to the runtime; only the rest (and the user
 //!    inputs a continuous group needs inside the workspace, as GE copies them in) are
 //!    planned. A symbol's size is its largest tensor, its lifetime the span of its anchors
 //!    on the [`timeline::Timeline`].
-//! 2. [`layout::continuous_groups`] tie symbols at fixed distances ([`layout::Clusters`]);
+//! 2. [`facts::continuous_groups`] tie symbols at fixed distances ([`facts::Clusters`]);
 //!    each cluster is one block of the workspace, 512-aligned, live over the union of its
 //!    members' lifetimes.
 //! 3. [`allocator::place`] gives every block an offset (best-fit linear scan; with several
 //!    streams, reuse across streams only after an ordering path, [`timeline::Order`]).
 //! 4. Anchor offsets: the symbol's offset, plus the anchor's displacement inside it
-//!    ([`layout::anchor_deltas`]).
+//!    ([`facts::anchor_deltas`]).
 //!
 //! Beyond GE, the plan reports its peak against two bounds computed on the same blocks and
 //! lifetimes: the max-live lower bound (no placement needs less) and the no-reuse upper
 //! bound (every block on its own).
 
 pub mod allocator;
-pub mod layout;
+pub mod facts;
 pub mod timeline;
 
 use super::model::{MemError, MemGraph, NodeId};
 use super::symbols::{Anchor, SymbolId, Symbols};
 use allocator::{Block, Lane};
-pub use layout::{align_up, MemKind, MEM_ALIGN_SIZE};
-use layout::{anchor_deltas, continuous_groups, Clusters, SymbolFacts, TensorSizes};
+pub use facts::{align_up, MemKind, MEM_ALIGN_SIZE};
+use facts::{anchor_deltas, continuous_groups, Clusters, SymbolFacts, TensorSizes};
 use std::collections::HashMap;
 pub use timeline::{Order, StreamInfo, Timeline};
 
@@ -209,7 +209,7 @@ pub fn plan_memory(
 fn check_member(
     g: &MemGraph,
     facts: &mut SymbolFacts,
-    group: &layout::Group,
+    group: &facts::Group,
     a: Anchor,
     s: SymbolId,
     promoted: &mut usize,
