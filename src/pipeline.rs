@@ -113,6 +113,14 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::mem_assign::create,
     },
     PassInfo {
+        flag: "mem-inplace",
+        description: "GE ProcessInplace: outputs marked _inplace_support_input_index reuse their \
+                      input's memory unless a size, read, write or symbol (layout) conflict \
+                      forbids it; reuse_input_index",
+        options: memory::mem_inplace::OPTIONS,
+        create: memory::mem_inplace::create,
+    },
+    PassInfo {
         flag: "mem-layout-conflict",
         description: "GE HandleMemoryLayoutConflict: Identity copies where anchors sharing one \
                       memory symbol have incompatible layout attributes (CtrlNodeConflict first)",

@@ -30,6 +30,7 @@ mod edits;
 pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
+pub mod inplace;
 pub mod inplace_support;
 pub mod io_offset;
 pub mod layout;

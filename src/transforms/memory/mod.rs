@@ -44,6 +44,7 @@ pub mod hccl_memcpy;
 pub mod inplace_support_check;
 pub mod mark_same_addr;
 pub mod mem_assign;
+pub mod mem_inplace;
 pub mod mem_layout_conflict;
 pub mod mem_rw_conflict;
 pub mod mem_symbols;
