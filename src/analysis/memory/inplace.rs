@@ -128,9 +128,9 @@ impl fmt::Display for Why<'_> {
             Rejection::ContinuousOutput => {
                 f.write_str("write conflict: the node has continuous outputs")
             }
-            Rejection::VariableOutput => f.write_str(
-                "write conflict: the output aliases a variable (ref_var_src_var_name)",
-            ),
+            Rejection::VariableOutput => {
+                f.write_str("write conflict: the output aliases a variable (ref_var_src_var_name)")
+            }
             Rejection::SameSymbol => f.write_str("the input already shares the output's memory"),
             Rejection::LayoutConflict { reason } => {
                 write!(f, "symbol conflict: the merged memory would hold {reason}")

@@ -261,7 +261,8 @@ impl Ctx<'_> {
     fn hcom_input(&mut self, n: NodeId, a: &IoAttrs) -> Result<(), MemError> {
         let inputs = in_data_nodes(self.g, n);
         for &k in &a.connect_input {
-            let k = usize::try_from(k).map_err(|_| self.bad_index(n, "_is_connected_to_data", k))?;
+            let k =
+                usize::try_from(k).map_err(|_| self.bad_index(n, "_is_connected_to_data", k))?;
             let at = self.entry(n, true, k)?;
             let data = *inputs
                 .get(k)
@@ -317,7 +318,8 @@ impl Ctx<'_> {
 
     fn hcom_output(&mut self, n: NodeId, a: &IoAttrs) -> Result<(), MemError> {
         let c = a.connect_output[0];
-        let c = usize::try_from(c).map_err(|_| self.bad_index(n, "_is_connected_to_netoutput", c))?;
+        let c =
+            usize::try_from(c).map_err(|_| self.bad_index(n, "_is_connected_to_netoutput", c))?;
         let basic = self.entry(n, false, c)?;
         let target = *out_data_nodes(self.g, n)
             .get(c)

@@ -92,12 +92,12 @@ pub fn verify_plan(
     let timeline = Timeline::new(g);
     let order = Order::new(g, &timeline, streams)?;
     let mut sizes = TensorSizes::new();
-    let facts = SymbolFacts::new(g, symbols, &timeline, &mut sizes);
+    let deltas = anchor_deltas(g);
+    let facts = SymbolFacts::new(g, symbols, &timeline, &mut sizes, &deltas);
     let mut report = Report::default();
     if !coverage(g, view, &mut report) {
         return Ok(report); // the other checks index the lists
     }
-    let deltas = anchor_deltas(g);
     let at = |a: Anchor| -> i64 {
         match a {
             Anchor::In(p) => view.inputs[p.node.0 as usize][p.index as usize],
@@ -248,7 +248,11 @@ fn coverage(g: &MemGraph, view: &PlanView, report: &mut Report) -> bool {
                         format!(
                             "`{}` lists {got} entries in {what}, it has {want} data {}s",
                             node.name,
-                            if what == "output_offset" { "output" } else { "input" }
+                            if what == "output_offset" {
+                                "output"
+                            } else {
+                                "input"
+                            }
                         )
                     },
                     other: None,
@@ -454,8 +458,11 @@ fn occupy(last: &mut BTreeMap<i64, (i64, usize)>, lo: i64, hi: i64, k: usize) {
 
 /// The latest use per lane and the writers of an object.
 fn uses(symbols: &Symbols, o: &Object, order: &Order, t: &Timeline) -> (Vec<NodeId>, Vec<NodeId>) {
-    let mut last: Vec<((crate::analysis::memory::model::GraphId, Option<i64>), NodeId, u32)> =
-        Vec::new();
+    let mut last: Vec<(
+        (crate::analysis::memory::model::GraphId, Option<i64>),
+        NodeId,
+        u32,
+    )> = Vec::new();
     let mut writers = Vec::new();
     for &s in &o.symbols {
         for a in symbols.anchors(s) {

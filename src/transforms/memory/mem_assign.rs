@@ -57,12 +57,18 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
         stats: Stats {
             symbols: stat("num-symbols", "Number of memory symbols"),
             blocks: stat("num-blocks", "Number of workspace blocks placed"),
-            groups: stat("num-continuous-groups", "Number of continuous groups laid out"),
+            groups: stat(
+                "num-continuous-groups",
+                "Number of continuous groups laid out",
+            ),
             outside: stat(
                 "num-symbols-outside",
                 "Number of symbols in user, constant, variable or run-time memory",
             ),
-            workspace: stat("workspace-bytes", "Bytes of workspace the plan needs (its peak)"),
+            workspace: stat(
+                "workspace-bytes",
+                "Bytes of workspace the plan needs (its peak)",
+            ),
             lower: stat(
                 "lower-bound-bytes",
                 "Max-live lower bound: most bytes live at one time",
@@ -133,7 +139,14 @@ impl MemAssign {
         write_plan(&model, &symbols, &plan);
         let t5 = std::time::Instant::now();
         if std::env::var_os("GE_TIMING").is_some() {
-            eprintln!("model {:?} symbols {:?} streams {:?} plan {:?} write {:?}", t1-t0, t2-t1, t3-t2, t4-t3, t5-t4);
+            eprintln!(
+                "model {:?} symbols {:?} streams {:?} plan {:?} write {:?}",
+                t1 - t0,
+                t2 - t1,
+                t3 - t2,
+                t4 - t3,
+                t5 - t4
+            );
         }
         self.report(&model, &symbols, &plan);
         Ok(())

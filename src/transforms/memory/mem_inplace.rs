@@ -52,7 +52,10 @@ const REJECTIONS: [(&str, &str); 9] = [
     ("same-symbol", "num-rejected-same-symbol"),
     ("layout-conflict", "num-rejected-layout-conflict"),
     ("input-taken", "num-rejected-input-taken"),
-    ("ctrl-subgraph-conflict", "num-rejected-ctrl-subgraph-conflict"),
+    (
+        "ctrl-subgraph-conflict",
+        "num-rejected-ctrl-subgraph-conflict",
+    ),
     ("no-symbol", "num-rejected-no-symbol"),
 ];
 
@@ -64,8 +67,7 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
         remarks: options.bool(REMARKS_OPTION.name)?,
         layout: LayoutOptions {
             feature_map_refreshable: options.bool(FEATURE_MAP_REFRESHABLE_OPTION.name)?,
-            physical_memory_refreshable: options
-                .bool(PHYSICAL_MEMORY_REFRESHABLE_OPTION.name)?,
+            physical_memory_refreshable: options.bool(PHYSICAL_MEMORY_REFRESHABLE_OPTION.name)?,
             offline: options.bool(OFFLINE_OPTION.name)?,
         },
         candidates: options.statistic("num-candidates", "Number of in-place candidates"),
@@ -166,7 +168,12 @@ impl MemInplace {
             if list.len() == 1 {
                 ops::set_int_attr(&rw, op, REUSE_INPUT_INDEX, list[0]);
             } else {
-                ops::set_attr(&rw, op, REUSE_INPUT_INDEX, ops::int_list_attr(context, &list));
+                ops::set_attr(
+                    &rw,
+                    op,
+                    REUSE_INPUT_INDEX,
+                    ops::int_list_attr(context, &list),
+                );
             }
         }
     }

@@ -54,9 +54,9 @@ pub mod pipeline;
 pub mod plan_attrs;
 pub mod set_io_offset;
 pub mod subgraph_isolate;
-pub mod verify_mem_plan;
 #[cfg(test)]
 mod tests;
+pub mod verify_mem_plan;
 
 use crate::{
     analysis::memory::{

@@ -7,11 +7,7 @@
 //! skipped because an offset is outside the workspace) is announced by a remark.
 //! Decisions: [`crate::analysis::memory::io_offset`].
 
-use super::{
-    model_from_ir::IrModel,
-    plan_attrs::IrOffsets,
-    REMARKS_OPTION, ROOT_OPTION,
-};
+use super::{model_from_ir::IrModel, plan_attrs::IrOffsets, REMARKS_OPTION, ROOT_OPTION};
 use crate::{
     analysis::memory::{
         io_offset::{plan_io_offsets, IoAttrs, Offsets},
@@ -54,7 +50,10 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
         root: options.string(ROOT_OPTION.name)?.to_string(),
         remarks: options.bool(REMARKS_OPTION.name)?,
         visited: options.statistic("num-nodes-visited", "Number of connected nodes visited"),
-        pairs: options.statistic("num-offsets-set", "Number of zero-copy offset pairs appended"),
+        pairs: options.statistic(
+            "num-offsets-set",
+            "Number of zero-copy offset pairs appended",
+        ),
         skipped: options.statistic(
             "num-offsets-skipped",
             "Number of pairs skipped: an offset outside the workspace",
@@ -143,7 +142,12 @@ impl SetIoOffset {
                 basic.push(b);
                 relative.push(r);
             }
-            ops::set_attr(&rw, op, ZERO_COPY_BASIC_OFFSET, ops::int_list_attr(context, &basic));
+            ops::set_attr(
+                &rw,
+                op,
+                ZERO_COPY_BASIC_OFFSET,
+                ops::int_list_attr(context, &basic),
+            );
             ops::set_attr(
                 &rw,
                 op,

@@ -159,7 +159,11 @@ impl Free<'_, '_> {
         for (size, off) in candidates {
             // Splitting would leave too little for a bigger block starting while this one
             // lives: keep the region whole.
-            if size > s && self.demand.any((size - s).max(s), size, block.begin, block.end) {
+            if size > s
+                && self
+                    .demand
+                    .any((size - s).max(s), size, block.begin, block.end)
+            {
                 continue;
             }
             let record = self.by_offset[&off].record.clone();

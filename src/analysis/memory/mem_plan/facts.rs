@@ -116,7 +116,8 @@ impl Default for TensorSizes {
 /// Per-symbol facts, indexed by [`SymbolId`].
 pub struct SymbolFacts {
     pub kind: Vec<MemKind>,
-    /// The largest tensor of the symbol (GE size), `None` when some anchor's is unknown.
+    /// Bytes the symbol spans: the furthest end of its anchors' tensors (GE sizes) from its
+    /// start, displacements included; `None` when some anchor's size is unknown.
     pub size: Vec<Option<i64>>,
     /// First and last timeline position any anchor of the symbol is live at.
     pub begin: Vec<u32>,
@@ -124,12 +125,13 @@ pub struct SymbolFacts {
 }
 
 impl SymbolFacts {
-    /// Facts of every live symbol of `symbols`.
+    /// Facts of every live symbol of `symbols`; `deltas` from [`anchor_deltas`].
     pub fn new(
         g: &MemGraph,
         symbols: &Symbols,
         timeline: &Timeline,
         sizes: &mut TensorSizes,
+        deltas: &HashMap<Anchor, i64>,
     ) -> SymbolFacts {
         let cap = symbols.iter().map(|s| s.0 as usize + 1).max().unwrap_or(0);
         let mut f = SymbolFacts {
@@ -148,15 +150,20 @@ impl SymbolFacts {
                 let (b, e) = timeline.span(n);
                 f.begin[i] = f.begin[i].min(b);
                 f.end[i] = f.end[i].max(e);
+                let shift = if deltas.is_empty() {
+                    0
+                } else {
+                    deltas.get(&a).copied().unwrap_or(0)
+                };
                 size = match (size, sizes.anchor(g, a)) {
-                    (Some(x), Some(y)) => Some(x.max(y)),
+                    (Some(x), Some(y)) => Some(x.max(shift + y)),
                     _ => None,
                 };
                 if let Anchor::Out(p) = a {
                     output = true;
                     constant |= node.sem.const_like;
-                    variable |= node.sem.var_like
-                        || node.outputs[p.index as usize].ref_var_src.is_some();
+                    variable |=
+                        node.sem.var_like || node.outputs[p.index as usize].ref_var_src.is_some();
                     if node.sem.data_like && node.graph == ROOT && user.is_none() {
                         user = Some(n);
                     }
@@ -279,7 +286,12 @@ pub fn continuous_groups(g: &MemGraph, sizes: &mut TensorSizes) -> Result<Vec<Gr
         let outputs = (s.continuous_output && !s.reference)
             || (s.nopad_continuous_output && !s.output_reuse_input);
         if outputs && !s.net_output {
-            groups.push(output_group(g, n, !s.nopad_continuous_output || s.continuous_output, sizes)?);
+            groups.push(output_group(
+                g,
+                n,
+                !s.nopad_continuous_output || s.continuous_output,
+                sizes,
+            )?);
         }
     }
     Ok(groups)
@@ -411,7 +423,14 @@ impl Clusters {
             self.rel[x as usize] = acc;
             self.parent[x as usize] = root;
         }
-        (SymbolId(root), if path.is_empty() { 0 } else { self.rel[s.0 as usize] })
+        (
+            SymbolId(root),
+            if path.is_empty() {
+                0
+            } else {
+                self.rel[s.0 as usize]
+            },
+        )
     }
 
     /// Extent `[lo, hi)` of the cluster of root `r`, relative to `r`.
@@ -445,7 +464,10 @@ impl Clusters {
             let shift = oa + want - ob;
             self.parent[rb.0 as usize] = ra.0;
             self.rel[rb.0 as usize] = shift;
-            let (blo, bhi) = (self.lo[rb.0 as usize] + shift, self.hi[rb.0 as usize] + shift);
+            let (blo, bhi) = (
+                self.lo[rb.0 as usize] + shift,
+                self.hi[rb.0 as usize] + shift,
+            );
             let a = ra.0 as usize;
             self.lo[a] = self.lo[a].min(blo);
             self.hi[a] = self.hi[a].max(bhi);

@@ -115,7 +115,8 @@ pub fn plan_memory(
     let timeline = Timeline::new(g);
     let order = Order::new(g, &timeline, streams)?;
     let mut sizes = TensorSizes::new();
-    let mut facts = SymbolFacts::new(g, symbols, &timeline, &mut sizes);
+    let deltas = anchor_deltas(g);
+    let mut facts = SymbolFacts::new(g, symbols, &timeline, &mut sizes, &deltas);
     let groups = continuous_groups(g, &mut sizes)?;
     let mut clusters = Clusters::new(&facts);
     let mut promoted = 0;
@@ -148,6 +149,9 @@ pub fn plan_memory(
         })?;
     }
 
+    check_cluster_overlaps(g, symbols, &facts, &groups, &mut clusters)?;
+    let starts = cluster_starts(g, symbols, &groups, &mut clusters)?;
+
     // Blocks: one per cluster of workspace symbols.
     let mut block_of: HashMap<SymbolId, usize> = HashMap::new();
     let mut blocks: Vec<Block> = Vec::new();
@@ -159,8 +163,9 @@ pub fn plan_memory(
         }
         let (root, rel) = clusters.find(s);
         root_of[i] = (root, rel);
+        let (low, hi) = clusters.extent(root);
+        let lo = starts.get(&root).copied().unwrap_or(low);
         let b = *block_of.entry(root).or_insert_with(|| {
-            let (lo, hi) = clusters.extent(root);
             blocks.push(Block {
                 size: align_up(hi - lo),
                 begin: u32::MAX,
@@ -186,13 +191,16 @@ pub fn plan_memory(
             continue;
         }
         let (root, rel) = root_of[i];
-        let (lo, _) = clusters.extent(root);
+        let lo = starts
+            .get(&root)
+            .copied()
+            .unwrap_or_else(|| clusters.extent(root).0);
         offset[i] = placed.offsets[block_of[&root]] + rel - lo;
     }
     Ok(MemPlan {
         kind: facts.kind,
         offset,
-        deltas: anchor_deltas(g),
+        deltas,
         workspace_size: placed.peak,
         lower_bound: placed.max_live,
         upper_bound: placed.total,
@@ -236,6 +244,122 @@ fn check_member(
             ),
         )),
     }
+}
+
+/// Two groups that share a symbol tie their other members into one block at fixed
+/// distances; those members must not overlap (unless a no-padding input reused as output
+/// makes them one object, PhonyConcat). GE's layout pass isolates such symbols.
+fn check_cluster_overlaps(
+    g: &MemGraph,
+    symbols: &Symbols,
+    facts: &SymbolFacts,
+    groups: &[facts::Group],
+    clusters: &mut Clusters,
+) -> Result<(), MemError> {
+    // Alias sets: the members of a no-padding input group reused as output.
+    let mut alias: HashMap<SymbolId, usize> = HashMap::new();
+    for (k, group) in groups.iter().enumerate() {
+        if group.inputs && !group.padded && g.node(group.node).sem.output_reuse_input {
+            for &(a, _) in &group.members {
+                if let Some(s) = symbols.symbol_of(a) {
+                    alias.entry(s).or_insert(k);
+                }
+            }
+        }
+    }
+    let grouped: Vec<SymbolId> = symbols
+        .iter()
+        .filter(|s| clusters.grouped[s.0 as usize])
+        .collect();
+    let mut placed: Vec<(SymbolId, i64, i64, SymbolId)> = grouped
+        .into_iter()
+        .map(|s| {
+            let (root, rel) = clusters.find(s);
+            (root, rel, rel + facts.size[s.0 as usize].unwrap_or(0), s)
+        })
+        .collect();
+    placed.sort_unstable_by_key(|&(root, rel, _, s)| (root, rel, s));
+    let mut reach: Option<(SymbolId, i64, SymbolId)> = None; // (root, furthest end, owner)
+    for &(root, rel, end, s) in &placed {
+        if let Some((r, far, owner)) = reach {
+            let same_alias = alias.get(&s).is_some() && alias.get(&s) == alias.get(&owner);
+            if r == root && far > rel && !same_alias {
+                let (a, b) = (symbols.name_anchor(owner), symbols.name_anchor(s));
+                return Err(MemError::at(
+                    g,
+                    b.node(),
+                    format!(
+                        "continuous groups tie {} and {} into one block where they overlap \
+                         ({} bytes): GE's layout pass isolates such symbols \
+                         (--mem-layout-conflict)",
+                        super::mem_verify::describe(g, a),
+                        super::mem_verify::describe(g, b),
+                        far - rel
+                    ),
+                ));
+            }
+            if r == root && far >= end {
+                continue;
+            }
+        }
+        reach = Some((root, end, s));
+    }
+    Ok(())
+}
+
+/// Where each multi-symbol cluster's block starts, relative to its root: at or before the
+/// cluster's lowest byte, so that every member that must be 512-aligned (all but the
+/// members after the first of a no-padding group) is. Members that need different
+/// residues modulo 512 cannot all be aligned: an error.
+fn cluster_starts(
+    g: &MemGraph,
+    symbols: &Symbols,
+    groups: &[facts::Group],
+    clusters: &mut Clusters,
+) -> Result<HashMap<SymbolId, i64>, MemError> {
+    let mut free: HashMap<SymbolId, ()> = HashMap::new();
+    for group in groups.iter().filter(|gr| !gr.padded) {
+        for &(a, _) in group.members.iter().skip(1) {
+            if let Some(s) = symbols.symbol_of(a) {
+                free.insert(s, ());
+            }
+        }
+    }
+    let mut residue: HashMap<SymbolId, (i64, SymbolId)> = HashMap::new();
+    let grouped: Vec<SymbolId> = symbols
+        .iter()
+        .filter(|s| clusters.grouped[s.0 as usize] && !free.contains_key(s))
+        .collect();
+    for s in grouped {
+        let (root, rel) = clusters.find(s);
+        let r = rel.rem_euclid(MEM_ALIGN_SIZE);
+        match residue.get(&root) {
+            None => {
+                residue.insert(root, (r, s));
+            }
+            Some(&(have, other)) if have != r => {
+                let (a, b) = (symbols.name_anchor(other), symbols.name_anchor(s));
+                return Err(MemError::at(
+                    g,
+                    b.node(),
+                    format!(
+                        "continuous groups tie {} and {} into one block at a distance that is \
+                         not a multiple of {MEM_ALIGN_SIZE}: both cannot be aligned (GE's layout \
+                         pass isolates such symbols: --mem-layout-conflict)",
+                        super::mem_verify::describe(g, a),
+                        super::mem_verify::describe(g, b)
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    let mut starts = HashMap::new();
+    for (root, (r, _)) in residue {
+        let (lo, _) = clusters.extent(root);
+        starts.insert(root, lo - (lo - r).rem_euclid(MEM_ALIGN_SIZE));
+    }
+    Ok(starts)
 }
 
 /// Records the latest use per lane and the writers of symbol `s` in `block`.

@@ -178,10 +178,7 @@ impl<'g> Order<'g> {
 
     /// The reachability index of the node where `n`'s effects end.
     fn exit_index(&self, n: NodeId) -> usize {
-        self.end_node
-            .get(&n)
-            .copied()
-            .unwrap_or(n.0 as usize)
+        self.end_node.get(&n).copied().unwrap_or(n.0 as usize)
     }
 
     fn build_reach(&mut self) -> Result<(), MemError> {
@@ -245,8 +242,9 @@ impl<'g> Order<'g> {
                 }
             }
         }
-        let reach = Reachability::new(&graph)
-            .map_err(|_| MemError::global("the graph with its stream order and events has a cycle"))?;
+        let reach = Reachability::new(&graph).map_err(|_| {
+            MemError::global("the graph with its stream order and events has a cycle")
+        })?;
         self.reach = Some(reach);
         Ok(())
     }
