@@ -105,6 +105,22 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::mark_same_addr::create,
     },
     PassInfo {
+        flag: "mem-assign",
+        description: "GE's static memory plan: a workspace offset for every symbol, reusing \
+                      memory by lifetime (streams respected), continuous groups, 512-byte \
+                      alignment; output_offset/input_offset, memory_size",
+        options: memory::mem_assign::OPTIONS,
+        create: memory::mem_assign::create,
+    },
+    PassInfo {
+        flag: "mem-inplace",
+        description: "GE ProcessInplace: outputs marked _inplace_support_input_index reuse their \
+                      input's memory unless a size, read, write or symbol (layout) conflict \
+                      forbids it; reuse_input_index",
+        options: memory::mem_inplace::OPTIONS,
+        create: memory::mem_inplace::create,
+    },
+    PassInfo {
         flag: "mem-layout-conflict",
         description: "GE HandleMemoryLayoutConflict: Identity copies where anchors sharing one \
                       memory symbol have incompatible layout attributes (CtrlNodeConflict first)",
@@ -133,6 +149,13 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::memcpy_addr_async::create,
     },
     PassInfo {
+        flag: "set-io-offset",
+        description: "GE SetInputOutputOffsetPass: zero-copy basic/relative offsets for nodes \
+                      connected to Data / NetOutput (fusion, HCOM and Concat cases)",
+        options: memory::set_io_offset::OPTIONS,
+        create: memory::set_io_offset::create,
+    },
+    PassInfo {
         flag: "stream-alloc",
         description: "GE multi-stream allocation: stream_id/_logic_stream_id on every op, \
                       Send/Recv events, activation, physical split; summary and Graphviz",
@@ -145,6 +168,14 @@ pub static PASSES: &[PassInfo] = &[
                       and outputs",
         options: memory::subgraph_isolate::OPTIONS,
         create: memory::subgraph_isolate::create,
+    },
+    PassInfo {
+        flag: "verify-mem-plan",
+        description: "Check the static memory plan on the IR (SOMAS-like): coverage, shared \
+                      memory at one address, alignment, bounds, contiguous groups, no overlap \
+                      of live tensors, cross-stream reuse ordered",
+        options: memory::verify_mem_plan::OPTIONS,
+        create: memory::verify_mem_plan::create,
     },
 ];
 

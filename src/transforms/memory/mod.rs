@@ -43,15 +43,20 @@ pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
 pub mod inplace_support_check;
 pub mod mark_same_addr;
+pub mod mem_assign;
+pub mod mem_inplace;
 pub mod mem_layout_conflict;
 pub mod mem_rw_conflict;
 pub mod mem_symbols;
 pub mod memcpy_addr_async;
 pub mod model_from_ir;
 pub mod pipeline;
+pub mod plan_attrs;
+pub mod set_io_offset;
 pub mod subgraph_isolate;
 #[cfg(test)]
 mod tests;
+pub mod verify_mem_plan;
 
 use crate::{
     analysis::memory::{

@@ -637,3 +637,16 @@ fn solve(
     }
     Ok(())
 }
+
+/// GE `MemLayoutConflictUtil::IsCtrlNodeSubgraphExistMemConflictSymbol`: whether
+/// CtrlNodeConflict would isolate anything in top graph `graph`. A dry run on a copy of the
+/// model (in-place reuse asks it once, after tentatively recording its reuses; see
+/// [`crate::analysis::memory::inplace`]).
+pub fn ctrl_node_subgraph_has_conflict(g: &MemGraph, graph: GraphId) -> Result<bool, MemError> {
+    let mut copy = g.clone();
+    copy.normalize();
+    let mut plan = Plan::new(Origin::MemLayoutConflict, &copy);
+    let mut namer = Namer { next: 0 };
+    ctrl_node::solve(&mut copy, &mut plan, &mut namer, graph)?;
+    Ok(!plan.steps.is_empty())
+}

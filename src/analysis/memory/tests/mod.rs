@@ -7,6 +7,7 @@ mod layout;
 mod layout_table;
 mod lint;
 mod matrix;
+mod mem_plan;
 mod props;
 mod rw;
 mod subgraph;
