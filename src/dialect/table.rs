@@ -418,6 +418,9 @@ pub enum Trait {
     /// GE's data-like set (`Data`, `RefData`, `AippData`, `AnnData`): a root one is Writeable
     /// (B.4 2b), a subgraph one inherits its parent producer's type (B.4 2c).
     DataLike,
+    /// GE's `Data` itself (not its aliases' GE types): the node a subgraph input is; subgraph
+    /// boundaries are found through it (B.5, B.16, B.20).
+    GraphInput,
     /// GE's var-like set (`Variable`, `VariableV2`, `RefData`): outputs Writeable (B.4 2a),
     /// immutable address (B.19), never an in-place source (B.17).
     VarLike,
@@ -427,6 +430,12 @@ pub enum Trait {
     WhileFamily,
     /// `PartitionedCall`: its single subgraph's output types flow out (B.4 3, B.5).
     PartitionedCall,
+    /// `If` / `Case` and their variants: in a known-shape graph SubgraphPass gives every
+    /// branch output its own address when one producer feeds several of them (B.16).
+    Conditional,
+    /// `LoopCond`: a graph holding one is a loop graph, whose atomic ops are cleaned one by
+    /// one (B.18).
+    LoopCond,
     /// Reads only the shape of its input (`Shape`, `Rank`, `Size`): HcclMemcpyPass ignores it
     /// as a sibling consumer (B.15).
     ShapeOnly,
@@ -439,6 +448,11 @@ pub enum Trait {
     CopyLike,
     /// `Assign`, `AssignAdd`, `AssignSub` and their `*VariableOp` forms (B.10).
     AssignLike,
+    /// `Assign` itself: the write-back HcclMemcpyPass creates for a broadcast variable; one
+    /// already reading the variable makes it unnecessary (B.15).
+    Assign,
+    /// `Cmo` (cache maintenance): GraphLint neither reads nor writes its inputs (B.20).
+    Cmo,
     /// `PhonyConcat` / `PhonySplit`: inputs always ReadOnly even when named like an output,
     /// the names only express shared memory (B.3 3b).
     Phony,
@@ -453,6 +467,9 @@ pub enum Trait {
     /// V1 control-flow `Switch`, `RefSwitch`, `SwitchN`: InsertNodeAfter leaves their
     /// out-control edges in place (B.12).
     ControlSwitch,
+    /// `RefSwitch`: as a FrameworkOp's original type, its input 0 is written and its
+    /// outputs are writable (B.3 d, B.4 e).
+    RefSwitch,
     /// `StreamActive`: activates streams (C.5, C.9).
     StreamActive,
     /// `StreamSwitch`: its send events are dropped after optimisation (C.6, C.9).
@@ -507,6 +524,11 @@ pub struct OpRow {
     /// GE `atomic_output_index`: outputs written atomically (need zeroing first).
     #[serde(default)]
     pub atomic_outputs: Vec<usize>,
+    /// The engine's kernel info store reports the op atomic (GE's `OpInfo.isAtomic`, asked
+    /// by AtomicAddrCleanPass's `CheckAtomicFromOpsKernel`; the HCCL engine answers it). Our
+    /// per-op attribute `_kernel_atomic` overrides it.
+    #[serde(default)]
+    pub kernel_atomic: bool,
     /// GE `continuous_input`.
     #[serde(default)]
     pub continuous_input: bool,

@@ -90,7 +90,7 @@ pub fn input_types(g: &MemGraph) -> LintTypes {
     for n in g.all_nodes().into_iter().rev() {
         let node = g.node(n);
         if node.subgraphs.is_empty() {
-            let cmo = node.effective_type() == "Cmo";
+            let cmo = node.sem.cmo;
             for i in 0..node.inputs.len() as u32 {
                 let t = if cmo {
                     LintRw::CanIgnore
@@ -114,7 +114,7 @@ pub fn input_types(g: &MemGraph) -> LintTypes {
                 continue;
             };
             let d = g.node(src.node);
-            if d.ty != "Data" {
+            if !d.sem.data {
                 continue;
             }
             let Some(pi) = d.parent_index else {
