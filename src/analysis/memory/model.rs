@@ -63,8 +63,26 @@ pub struct Sem {
     pub var_like: bool,
     /// `Data`, `RefData`, `AippData`, `AnnData` (B.4 b/c).
     pub data_like: bool,
+    /// GE's `Data` itself: in a subgraph, the node an input of the parent enters through
+    /// (GE compares the type with `DATA`: B.5, B.16, B.20).
+    pub data: bool,
     /// `While`, `_While`, `StatelessWhile` (B.3 1, B.4 1).
     pub while_family: bool,
+    /// `If`, `_If`, `StatelessIf`, `Case`, `StatelessCase` (B.16).
+    pub conditional: bool,
+    /// `PartitionedCall` (B.4 3, B.5, B.16).
+    pub partitioned_call: bool,
+    /// `Reshape`: a sibling HcclMemcpyPass ignores when its consumers only read shapes (B.15).
+    pub reshape: bool,
+    /// `HcomBroadcast`: HcclMemcpyPass writes its variable back with an Assign (B.15).
+    pub broadcast: bool,
+    /// `Assign` itself (B.15: an existing one makes the write-back unnecessary).
+    pub assign: bool,
+    /// The (original) type is `Cmo`: GraphLint ignores its inputs (B.20).
+    pub cmo: bool,
+    /// A `FrameworkOp` whose original type is `RefSwitch`: input 0 written, outputs
+    /// writable (B.3 d, B.4 e).
+    pub ref_switch: bool,
     /// `Shape`, `Rank`: only read the shape, never the bytes (B.15 exemption).
     pub shape_only: bool,
     /// `Identity`, `ReadVariableOp` (B.8-B.10).
@@ -103,7 +121,8 @@ pub struct Sem {
     pub nopad_continuous_input: bool,
     /// `_no_padding_continuous_output`.
     pub nopad_continuous_output: bool,
-    /// The node has a dynamic (unknown) shape (GE's `NodeUtils::IsDynamicShape`).
+    /// GE's `NodeUtils::IsDynamicShape`: the model is dynamic-shape partitioned (a property
+    /// of the root graph that every node reports; see the IR layer's model builder).
     pub unknown_shape: bool,
     /// `_no_task` = true: the op generates no task (B.18: atomic producers feeding it clean
     /// themselves).
@@ -131,14 +150,24 @@ pub struct Sem {
 }
 
 impl Sem {
-    /// GE's built-in type lists (`OpTypeUtils` and the pass files). Attribute-driven flags
-    /// (`_input_mutable`, continuous flags, ...) are not type properties and stay false.
+    /// GE's built-in type lists (`OpTypeUtils` and the pass files), for models built without
+    /// the op table (unit tests); the IR layer fills the flags from the table instead.
+    /// Attribute-driven flags (`_input_mutable`, continuous flags, ...) are not type
+    /// properties and stay false, and so do the flags that depend on a `FrameworkOp`'s
+    /// original type (see [`Sem::of_framework_op`]).
     pub fn of_type(ty: &str) -> Sem {
         Sem {
             const_like: matches!(ty, "Const" | "Constant" | "ConstPlaceHolder"),
             var_like: matches!(ty, "Variable" | "VariableV2" | "RefData"),
             data_like: matches!(ty, "Data" | "RefData" | "AippData" | "AnnData"),
+            data: ty == "Data",
             while_family: matches!(ty, "While" | "_While" | "StatelessWhile"),
+            conditional: matches!(ty, "If" | "_If" | "StatelessIf" | "Case" | "StatelessCase"),
+            partitioned_call: ty == "PartitionedCall",
+            reshape: ty == "Reshape",
+            broadcast: ty == "HcomBroadcast",
+            assign: ty == "Assign",
+            cmo: ty == "Cmo",
             shape_only: matches!(ty, "Shape" | "Rank"),
             identity_like: matches!(ty, "Identity" | "ReadVariableOp"),
             assign_like: matches!(
@@ -164,6 +193,16 @@ impl Sem {
                 "Identity" | "Memcpy" | "MemcpyAsync" | "MemcpyAddrAsync"
             ),
             ..Sem::default()
+        }
+    }
+
+    /// [`Sem::of_type`] for a `FrameworkOp` wrapping `original` (GE's `GetOriginalType`):
+    /// the flags GE derives from the original type.
+    pub fn of_framework_op(original: &str) -> Sem {
+        Sem {
+            cmo: original == "Cmo",
+            ref_switch: original == "RefSwitch",
+            ..Sem::of_type("FrameworkOp")
         }
     }
 }
@@ -676,7 +715,7 @@ impl MemGraph {
     /// A Data node of a subgraph (GE's `IsSubgraphInputNode`: Data whose graph has a parent).
     pub fn is_subgraph_data(&self, n: NodeId) -> bool {
         let node = self.node(n);
-        node.ty == "Data" && self.graph(node.graph).parent.is_some()
+        node.sem.data && self.graph(node.graph).parent.is_some()
     }
 
     /// A NetOutput of a subgraph (GE's `IsSubgraphOutputNode`).

@@ -147,8 +147,7 @@ pub fn is_ref_node(g: &MemGraph, n: NodeId) -> bool {
 }
 
 fn is_ref_switch(g: &MemGraph, n: NodeId) -> bool {
-    let node = g.node(n);
-    node.ty == "FrameworkOp" && node.original_type.as_deref() == Some("RefSwitch")
+    g.node(n).sem.ref_switch
 }
 
 // ----- single-node rules ------------------------------------------------------------------
@@ -254,7 +253,7 @@ impl RwTypes {
                     .graph(sg)
                     .order
                     .iter()
-                    .any(|&d| g.node(d).ty == "Data" && g.node(d).parent_index == Some(i));
+                    .any(|&d| g.node(d).sem.data && g.node(d).parent_index == Some(i));
                 if unmarked {
                     return InputRw::Invalid;
                 }
@@ -313,7 +312,7 @@ impl RwTypes {
     /// may flow out of `parent`'s output `p` without a copy.
     pub fn judge_optimizable_by_parent(&self, g: &MemGraph, parent: NodeId, p: u32) -> bool {
         let pn = g.node(parent);
-        if pn.ty == "PartitionedCall" || p as usize >= pn.outputs.len() {
+        if pn.sem.partitioned_call || p as usize >= pn.outputs.len() {
             return true;
         }
         if pn.subgraphs.len() > 1 {
@@ -379,7 +378,7 @@ fn mark_subgraph(
     let mut indices: HashMap<u32, NodeId> = HashMap::new();
     for &n in &g.graph(sg).order {
         let node = g.node(n);
-        if node.ty == "Data" {
+        if node.sem.data {
             let t = merge(
                 g.consumers(n, 0)
                     .iter()

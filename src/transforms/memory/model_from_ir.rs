@@ -8,12 +8,16 @@
 //!
 //! * Node: every `ascend` op, by its `name` attribute and GE type; `func.return` is the
 //!   graph's NetOutput (named `NetOutput` in the root, `<func>_NetOutput` in a subgraph).
-//! * [`Sem`] flags come from [`semantics`] (table traits and GE attribute overrides); the
-//!   one flag the table has no trait for (`LoopCond`) falls back to [`Sem::of_type`].
-//!   `_kernel_atomic` (ours: GE reads it from the op kernel's info store, which this IR
-//!   does not have) and `_no_task` are per-op attributes. A node has an unknown shape when
-//!   a data operand or result is an unranked or dynamically shaped tensor; a graph has one
-//!   when any of its nodes has.
+//! * [`Sem`] flags come from [`semantics`]: table traits (a `FrameworkOp` also gets the
+//!   traits of its `original_type` that GE reads through `GetOriginalType`: Cmo, RefSwitch)
+//!   and GE attribute overrides; `_kernel_atomic` ([`semantics::is_kernel_atomic`]) and
+//!   `_no_task` are per-op attributes. Planners never compare type names.
+//! * Dynamic shapes: a graph has an unknown shape when a data operand or result of one of
+//!   its ops is an unranked or dynamically shaped tensor (GE's graph unknown flag). A node
+//!   is "dynamic" (GE's `NodeUtils::IsDynamicShape`) when the *root* graph is: its
+//!   `_dynamic_shape_partitioned` attribute, or, without one, when any graph has an unknown
+//!   shape (GE's partitioner sets the attribute then). So a static subgraph of a dynamic
+//!   model is a known graph whose nodes are dynamic, as in GE (B.16's While rows).
 //! * Port names: [`semantics::input_names`] / [`semantics::output_names`] (so GE's ref rule,
 //!   "an input named like an output", sees the table's names); `reference = false` on an op
 //!   turns its refs off, as in [`semantics::ref_input_of_output`].
@@ -45,7 +49,7 @@ use crate::{
         Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId, ROOT,
         UNKNOWN_DIM,
     },
-    dialect::{semantics, Arity, AttrValue, OpView, Trait},
+    dialect::{op_table, semantics, Arity, AttrValue, OpView, Trait},
     ir::{
         ops::{self, OpKey, Producer},
         SubgraphTree,
@@ -63,8 +67,11 @@ use std::{collections::HashMap, rc::Rc};
 pub const INSERTED_BY: &str = "ascend.inserted_by";
 /// The attribute explaining why an op was inserted.
 pub const REASON: &str = "ascend.reason";
-/// Ours: the op's kernel reports it atomic (GE's `OpInfo.isAtomic`).
-pub const KERNEL_ATOMIC: &str = "_kernel_atomic";
+/// GE's type for an op imported from a framework; `original_type` names what it is.
+const FRAMEWORK_OP: &str = "FrameworkOp";
+/// GE: on the root graph, the graph was partitioned for dynamic shapes
+/// (`ATTR_NAME_DYNAMIC_SHAPE_PARTITIONED`); every node is then "dynamic" for GE.
+pub const DYNAMIC_SHAPE_PARTITIONED: &str = "_dynamic_shape_partitioned";
 /// GE: the op generates no task.
 pub const NO_TASK: &str = "_no_task";
 /// GE: `atomic_input_index` (presence matters).
@@ -142,10 +149,14 @@ impl<'c, 'a> IrModel<'c, 'a> {
             shapes: HashMap::new(),
             tensors: HashMap::new(),
         };
+        let mut partitioned = None;
         for entry in tree.outermost_first() {
             let Some(e) = tree.get(entry) else { continue };
             let (gid, skip) = match &e.parent {
-                None => (ROOT, 0),
+                None => {
+                    partitioned = ops::bool_attr(e.func, DYNAMIC_SHAPE_PARTITIONED);
+                    (ROOT, 0)
+                }
                 Some(link) => {
                     let parent =
                         builder
@@ -181,6 +192,14 @@ impl<'c, 'a> IrModel<'c, 'a> {
             }
             builder.model.blocks.push(block);
             builder.graph(gid, &e.name, block, skip)?;
+        }
+        // GE's `NodeUtils::IsDynamicShape(node)` is a property of the root graph, not of
+        // the node: `_dynamic_shape_partitioned` on it, which GE's partitioner sets when
+        // any graph holds a dynamic shape (what we assume when the root does not say).
+        let g = &mut builder.model.graph;
+        let dynamic = partitioned.unwrap_or_else(|| g.graphs.iter().any(|x| x.unknown_shape));
+        for node in &mut g.nodes {
+            node.sem.unknown_shape = dynamic;
         }
         Ok(builder.model)
     }
@@ -554,7 +573,7 @@ pub const PER_OP_ATTRS: &[&str] = &[
     semantics::attr::ENGINE,
     INSERTED_BY,
     REASON,
-    KERNEL_ATOMIC,
+    semantics::attr::KERNEL_ATOMIC,
     NO_TASK,
     ATOMIC_INPUT_INDEX,
     ATOMIC_WORKSPACE_INFO,
@@ -616,23 +635,36 @@ fn shape_of(g: &mut MemGraph, op: OperationRef, ty: &str, data_results: &[Value]
         .iter()
         .map(&mut sym)
         .collect();
+    // GE's `GetOriginalType`: a FrameworkOp stands for its `original_type`.
+    let original = (ty == FRAMEWORK_OP)
+        .then(|| ops::str_attr(op, semantics::attr::ORIGINAL_TYPE))
+        .flatten()
+        .and_then(|t| op_table().semantics_for_ge_type(t));
+    let ot = |tr: Trait| original.is_some_and(|d| d.has_trait(tr));
     let sem = Sem {
         const_like: t(Trait::ConstLike),
         var_like: t(Trait::VarLike),
         data_like: t(Trait::DataLike),
+        data: t(Trait::GraphInput),
         while_family: t(Trait::WhileFamily),
+        conditional: t(Trait::Conditional),
+        partitioned_call: t(Trait::PartitionedCall),
+        reshape: t(Trait::Reshape),
+        broadcast: t(Trait::Broadcast),
+        assign: t(Trait::Assign),
+        cmo: t(Trait::Cmo) || ot(Trait::Cmo),
+        ref_switch: ot(Trait::RefSwitch),
         shape_only: t(Trait::ShapeOnly),
         identity_like: t(Trait::IdentityLike),
         assign_like: t(Trait::AssignLike),
         hccl: t(Trait::Hccl),
-        kernel_atomic: attr_flag(KERNEL_ATOMIC),
+        kernel_atomic: semantics::is_kernel_atomic(&op),
         stream_merge: t(Trait::StreamMerge),
         net_output: false,
         phony: t(Trait::Phony),
         atomic_clean: t(Trait::AtomicClean),
         switch_like: t(Trait::ControlSwitch),
-        // The op table has no LoopCond row or trait: a generic `ascend.op` of that type.
-        loop_cond: Sem::of_type(ty).loop_cond,
+        loop_cond: t(Trait::LoopCond),
         input_mutable: semantics::is_input_mutable(&op),
         skip_rw_conflict: semantics::skip_rw_conflict(&op),
         cannot_be_deleted: semantics::cannot_be_deleted(&op),
