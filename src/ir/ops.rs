@@ -12,7 +12,7 @@ use melior::{
         attribute::{AttributeLike, BoolAttribute, IntegerAttribute, StringAttribute},
         block::BlockArgument,
         operation::{OperationBuilder, OperationLike, OperationResult},
-        Attribute, Location, Operation, OperationRef, Type, Value, ValueLike,
+        Attribute, Identifier, Location, Operation, OperationRef, Type, Value, ValueLike,
     },
     ContextRef,
 };
@@ -351,17 +351,22 @@ pub fn remove_attr(rw: &Rewriter, op: OperationRef, name: &str) -> bool {
     rw.remove_attribute(op, name)
 }
 
-/// Checks that `data` holds no control token and `ctrl` only control tokens.
-fn check_split(op_name: &str, data: &[Value], ctrl: &[Value]) -> Result<(), IrError> {
+/// Checks that `data` holds no control token and `ctrl` only control tokens. The op's name
+/// is only formatted for an error.
+fn check_split(
+    op_name: impl FnOnce() -> String,
+    data: &[Value],
+    ctrl: &[Value],
+) -> Result<(), IrError> {
     if data.iter().any(|v| is_ctrl(*v)) {
         return Err(IrError::BadOperands {
-            node: op_name.to_string(),
+            node: op_name(),
             reason: "a control token among the data operands",
         });
     }
     if ctrl.iter().any(|v| !is_ctrl(*v)) {
         return Err(IrError::BadOperands {
-            node: op_name.to_string(),
+            node: op_name(),
             reason: "a data value among the control operands",
         });
     }
@@ -376,7 +381,7 @@ pub fn set_operands<'c>(
     data: &[Value<'c, '_>],
     ctrl: &[Value<'c, '_>],
 ) -> Result<(), IrError> {
-    check_split(&display_name(op), data, ctrl)?;
+    check_split(|| display_name(op), data, ctrl)?;
     let segments = match op_def(op) {
         Some(def) => {
             let types: Vec<Type> = data.iter().map(|v| v.r#type()).collect();
@@ -503,7 +508,7 @@ pub fn build_op_with_ctrl_type<'c>(
     }
     let (def, generic) = resolve(name)?;
     let op_name = def.op_name();
-    check_split(&op_name, data, ctrl)?;
+    check_split(|| op_name.clone(), data, ctrl)?;
     let ctx = location.context();
     let arity = |what, error| IrError::Arity {
         op: op_name.clone(),
@@ -548,6 +553,123 @@ pub fn build_op_with_ctrl_type<'c>(
         .add_attributes(&named)
         .build()
         .map_err(|_| IrError::Build(op_name.clone()))
+}
+
+/// Builds many control-only ops of one kind (Send, Recv, StreamActive, ...): the table
+/// row, the MLIR op name, the segment sizes and the attribute names are resolved once, so
+/// each op costs only its attribute values. The ops have no data operands and no data
+/// results (one `!ascend.ctrl` result), like [`build_op_with_ctrl_type`] called with empty
+/// `data` and `result_types`.
+pub struct OpTemplate<'c> {
+    op_name: String,
+    /// `type = <GE type>` for the generic op.
+    generic: Option<(Identifier<'c>, Attribute<'c>)>,
+    def: &'static OpDef,
+    names: Vec<Identifier<'c>>,
+    segments_name: Identifier<'c>,
+    /// `operandSegmentSizes` by control operand count, for the usual counts.
+    segments: Vec<Option<Attribute<'c>>>,
+    ctrl_ty: Type<'c>,
+}
+
+impl<'c> OpTemplate<'c> {
+    /// A template for op `name` (MLIR op name or GE type, as [`build_op`]) whose ops carry
+    /// the attributes `attr_names`, in that order.
+    pub fn new(
+        context: ContextRef<'c>,
+        name: &str,
+        attr_names: &[&str],
+        ctrl_ty: Type<'c>,
+    ) -> Result<Self, IrError> {
+        if !is_ctrl_type(ctrl_ty) {
+            return Err(IrError::BadOperands {
+                node: name.to_string(),
+                reason: "the control type given is not !ascend.ctrl",
+            });
+        }
+        let (def, generic) = resolve(name)?;
+        let op_name = def.op_name();
+        let arity = |error| IrError::Arity {
+            op: op_name.clone(),
+            what: "results",
+            error,
+        };
+        if def.result_segments::<Type>(&[]).map_err(arity)?.is_some() {
+            return Err(IrError::BadOperands {
+                node: op_name.clone(),
+                reason: "an op with result segments cannot be built from a template",
+            });
+        }
+        let mut template = OpTemplate {
+            generic: generic.then(|| {
+                (
+                    prim::identifier(context, GENERIC_TYPE_ATTR),
+                    prim::string_attr(context, name),
+                )
+            }),
+            def,
+            names: attr_names
+                .iter()
+                .map(|n| prim::identifier(context, n))
+                .collect(),
+            segments_name: prim::identifier(context, OPERAND_SEGMENTS),
+            segments: Vec::new(),
+            ctrl_ty,
+            op_name,
+        };
+        for ctrl in 0..4 {
+            let attr = template.segments_for(context, ctrl)?;
+            template.segments.push(attr);
+        }
+        Ok(template)
+    }
+
+    fn segments_for(
+        &self,
+        context: ContextRef<'c>,
+        ctrl: usize,
+    ) -> Result<Option<Attribute<'c>>, IrError> {
+        let sizes = self
+            .def
+            .operand_segments::<Type>(&[], ctrl)
+            .map_err(|error| IrError::Arity {
+                op: self.op_name.clone(),
+                what: "operands",
+                error,
+            })?;
+        Ok(sizes.map(|s| prim::dense_i32_array(context, &s)))
+    }
+
+    /// An op at `location` with control operands `ctrl` and the attribute values `values`
+    /// (one per name given to [`OpTemplate::new`]).
+    pub fn build(
+        &self,
+        location: Location<'c>,
+        ctrl: &[Value<'c, '_>],
+        values: &[Attribute<'c>],
+    ) -> Result<Operation<'c>, IrError> {
+        if values.len() != self.names.len() {
+            return Err(IrError::BadOperands {
+                node: self.op_name.clone(),
+                reason: "one attribute value per template attribute name is needed",
+            });
+        }
+        check_split(|| self.op_name.clone(), &[], ctrl)?;
+        let segments = match self.segments.get(ctrl.len()) {
+            Some(&cached) => cached,
+            None => self.segments_for(location.context(), ctrl.len())?,
+        };
+        let mut named: Vec<(Identifier<'c>, Attribute<'c>)> = Vec::with_capacity(values.len() + 2);
+        named.extend(self.generic);
+        named.extend(segments.map(|a| (self.segments_name, a)));
+        named.extend(self.names.iter().copied().zip(values.iter().copied()));
+        OperationBuilder::new(&self.op_name, location)
+            .add_operands(ctrl)
+            .add_results(&[self.ctrl_ty])
+            .add_attributes(&named)
+            .build()
+            .map_err(|_| IrError::Build(self.op_name.clone()))
+    }
 }
 
 #[cfg(test)]

@@ -714,14 +714,33 @@ impl fmt::Display for StreamError {
 
 impl std::error::Error for StreamError {}
 
-/// FNV-1a: a fast hasher for the internal maps keyed by ids and names (no DoS concern:
-/// the keys come from the compiler's own graph).
+/// A fast hasher for the internal maps keyed by ids and names (no DoS concern: the keys
+/// come from the compiler's own graph): FNV-1a over bytes, and a folded 128-bit multiply
+/// for integers (one multiply, and every output bit depends on every input bit: hashbrown
+/// takes the bucket from the low bits and the tag from the high ones, and keys such as
+/// `(from << 32) | to` must not collide on either).
 #[derive(Default, Clone, Copy)]
 pub(crate) struct Fnv(u64);
+
+impl Fnv {
+    fn mix(&mut self, v: u64) {
+        let m = u128::from(self.0 ^ v) * 0x9E37_79B9_7F4A_7C15_u128;
+        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    }
+}
 
 impl std::hash::Hasher for Fnv {
     fn finish(&self) -> u64 {
         self.0
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.mix(v);
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.mix(u64::from(v));
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.mix(v as u64);
     }
     fn write(&mut self, bytes: &[u8]) {
         let mut h = if self.0 == 0 {

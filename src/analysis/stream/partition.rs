@@ -7,20 +7,28 @@
 //! * `MarkClusters`: for each child cluster in topological order, its parent clusters
 //!   (sorted by out-degree, ties by index) merge into it when they have the same engine and
 //!   stream label — or the same non-empty user stream label — and merging creates no cycle
-//!   (`HasSecondPath`, a DFS bounded by the child's index);
+//!   (`HasSecondPath`: is the child reachable from the parent other than by the direct edge);
 //! * the subgraph list is ordered by the first node of each partition (`SortSubGraphs`);
 //! * a cross-partition edge is an End→PlaceHolder pair; the pairs give each subgraph its
 //!   producer and consumer subgraphs.
 //!
+//! GE answers `HasSecondPath` with a DFS over every cluster below the child's index, which
+//! is quadratic when one cluster feeds many others that lead nowhere yet (a training graph:
+//! the merged AllReduces feed one weight update each, and every new AllReduce asks again).
+//! Here the search skips such dead ends without looking at them: a cluster is *open* once
+//! it has an edge into a cluster already reached in the walk (or into the current child),
+//! each cluster keeps the list of its open successors, and the DFS only follows those. A
+//! closed cluster cannot be on a path into the child, so the answer is GE's, in time
+//! proportional to the open region the search really crosses (see [`ClusterGraph`]).
+//!
 //! Two documented simplifications: (1) GE sorts parents with an unstable sort; we use a
 //! stable one (identical for fewer than 17 parents, where libstdc++ uses insertion sort);
 //! (2) the cycle search gives up after `budget` visited clusters and then refuses the merge,
-//! which keeps the partition near-linear on huge graphs and can only produce *more*
-//! subgraphs, never a cyclic partition. The `stable RDFS` mode
+//! which bounds the worst case and can only produce *more* subgraphs, never a cyclic
+//! partition (on the generated benchmark graphs it never gives up). The `stable RDFS` mode
 //! (`MarkClustersWithConsistantId`) and the cv-parallel engine switch are not modelled.
 
-use super::model::{GraphId, NodeId, StreamGraph};
-use std::collections::BTreeSet;
+use super::model::{FastMap, GraphId, NodeId, StreamGraph};
 
 /// One engine subgraph of a graph. Strings borrow from the view and the label tables.
 #[derive(Clone, Debug)]
@@ -60,14 +68,308 @@ fn cluster_engine(engine: &str) -> &str {
     }
 }
 
-struct Cluster<'a> {
+/// Per-node attributes of a cluster; a merged cluster keeps those of its survivor (the
+/// smaller index), as GE's `MergeTwoClusters` keeps the smaller cluster.
+/// Strings are also interned (`*_id`, 0 for "") so the merge test compares integers.
+struct Kind<'a> {
     engine: &'a str,
-    label: &'a str,
-    user_label: &'a str,
+    engine_id: u32,
+    label_id: u32,
+    user_label_id: u32,
     data: bool,
-    nodes: Vec<usize>,
-    ins: BTreeSet<usize>,
-    outs: BTreeSet<usize>,
+}
+
+/// Interns strings as small integers; "" is 0.
+#[derive(Default)]
+struct Interner<'a> {
+    ids: FastMap<&'a str, u32>,
+}
+
+impl<'a> Interner<'a> {
+    fn id(&mut self, s: &'a str) -> u32 {
+        if s.is_empty() {
+            return 0;
+        }
+        let next = self.ids.len() as u32 + 1;
+        *self.ids.entry(s).or_insert(next)
+    }
+}
+
+/// The cluster graph while `MarkClusters` runs.
+///
+/// A cluster is named by its smallest node index (GE's survivor). `alias` is GE's
+/// `clusters_[big] = clusters_[small]` aliasing, resolved like a union–find. The edges
+/// between live clusters are the keys of `edges` (with exact degree counters: GE sorts
+/// parents by out-degree). Adjacency lists only say where to look: they start as each
+/// node's own edges (one flat array, no allocation per node) plus what merges added, and an
+/// entry counts only while its edge is in `edges`; so a merge redirects the edges of the
+/// absorbed cluster and never searches its neighbours' lists.
+///
+/// While child `cur` is processed, a cluster is *open* when it has an edge into a cluster
+/// whose index is at most `cur` (one the walk has reached, or the child itself): `hot`
+/// counts those edges. Only open clusters can lie on a path into the child, so the cycle
+/// search follows `open_outs[w]`, the open successors of `w`: an entry is added when a
+/// successor opens (or an edge to an open cluster appears) and dropped when the search
+/// finds it closed or its edge gone; the value in `edges` says whether the edge is listed.
+/// Data clusters have no inputs, are never on a path between two clusters and never merge:
+/// their edges are left out.
+struct ClusterGraph<'a> {
+    kind: Vec<Kind<'a>>,
+    alias: Vec<u32>,
+    /// Live edges → listed in the source's `open_outs`.
+    edges: FastMap<u64, bool>,
+    out_deg: Vec<u32>,
+    in_deg: Vec<u32>,
+    /// Initial lists: node `i`'s are `outs[out_start[i]..out_start[i + 1]]` (and likewise
+    /// for ins).
+    out_start: Vec<u32>,
+    outs: Vec<u32>,
+    in_start: Vec<u32>,
+    ins: Vec<u32>,
+    /// Entries added by merges.
+    more_outs: Vec<Vec<u32>>,
+    more_ins: Vec<Vec<u32>>,
+    /// The child being processed.
+    cur: u32,
+    hot: Vec<u32>,
+    open_outs: Vec<Vec<u32>>,
+    /// A reusable buffer.
+    scratch: Vec<u32>,
+}
+
+fn key(from: u32, to: u32) -> u64 {
+    (u64::from(from) << 32) | u64::from(to)
+}
+
+impl<'a> ClusterGraph<'a> {
+    /// The clusters of graph `g`'s nodes, one per node, with the edges between them.
+    fn new(
+        sg: &'a StreamGraph,
+        g: GraphId,
+        labels: &'a [Option<String>],
+        user_labels: &'a [Option<String>],
+        pos: &[usize],
+    ) -> Self {
+        let order = &sg.graph(g).nodes;
+        let k = order.len();
+        let mut cg = ClusterGraph {
+            kind: Vec::with_capacity(k),
+            alias: (0..k as u32).collect(),
+            edges: FastMap::default(),
+            out_deg: vec![0; k],
+            in_deg: vec![0; k],
+            out_start: vec![0; k + 1],
+            outs: Vec::new(),
+            in_start: Vec::with_capacity(k + 1),
+            ins: Vec::with_capacity(k * 2),
+            more_outs: vec![Vec::new(); k],
+            more_ins: vec![Vec::new(); k],
+            cur: 0,
+            hot: vec![0; k],
+            open_outs: vec![Vec::new(); k],
+            scratch: Vec::new(),
+        };
+        cg.edges.reserve(k * 2);
+        let mut strings = Interner::default();
+        for (i, &n) in order.iter().enumerate() {
+            let node = sg.node(n);
+            let no_input = node.data_in().is_empty() && node.ctrl_in().is_empty();
+            let data = no_input && node.is_data_like();
+            let engine = if data {
+                ""
+            } else {
+                cluster_engine(&node.engine)
+            };
+            cg.kind.push(Kind {
+                engine,
+                engine_id: strings.id(engine),
+                label_id: strings.id(labels[n].as_deref().unwrap_or("")),
+                user_label_id: strings.id(user_labels[n].as_deref().unwrap_or("")),
+                data,
+            });
+            cg.in_start.push(cg.ins.len() as u32);
+            for p in node.in_all() {
+                if sg.node(p).graph != g {
+                    continue;
+                }
+                let pi = pos[p];
+                if pi < i
+                    && !cg.kind[pi].data
+                    && cg.edges.insert(key(pi as u32, i as u32), false).is_none()
+                {
+                    cg.ins.push(pi as u32);
+                    cg.out_deg[pi] += 1;
+                    cg.in_deg[i] += 1;
+                }
+            }
+        }
+        cg.in_start.push(cg.ins.len() as u32);
+        // Out lists from the in lists (a counting sort by source).
+        for &p in &cg.ins {
+            cg.out_start[p as usize + 1] += 1;
+        }
+        for i in 0..k {
+            cg.out_start[i + 1] += cg.out_start[i];
+        }
+        cg.outs = vec![0; cg.ins.len()];
+        let mut fill: Vec<u32> = cg.out_start[..k].to_vec();
+        for i in 0..k {
+            for j in cg.in_start[i]..cg.in_start[i + 1] {
+                let p = cg.ins[j as usize] as usize;
+                cg.outs[fill[p] as usize] = i as u32;
+                fill[p] += 1;
+            }
+        }
+        cg
+    }
+
+    fn find(&mut self, mut i: u32) -> u32 {
+        let mut root = i;
+        while self.alias[root as usize] != root {
+            root = self.alias[root as usize];
+        }
+        while self.alias[i as usize] != root {
+            let next = self.alias[i as usize];
+            self.alias[i as usize] = root;
+            i = next;
+        }
+        root
+    }
+
+    fn has_edge(&self, from: u32, to: u32) -> bool {
+        self.edges.contains_key(&key(from, to))
+    }
+
+    fn is_open(&self, c: u32) -> bool {
+        self.hot[c as usize] > 0
+    }
+
+    /// Every entry of `c`'s in list (initial then added; dead ones included), into the
+    /// reusable `out`.
+    fn in_entries(&self, c: u32, out: &mut Vec<u32>) {
+        let c = c as usize;
+        let first = &self.ins[self.in_start[c] as usize..self.in_start[c + 1] as usize];
+        out.clear();
+        out.extend_from_slice(first);
+        out.extend_from_slice(&self.more_ins[c]);
+    }
+
+    /// Live in-neighbours of `c`, sorted, without repeats (dead entries are dropped).
+    fn live_ins(&mut self, c: u32, out: &mut Vec<u32>) {
+        let mut more = std::mem::take(&mut self.more_ins[c as usize]);
+        more.retain(|&i| self.has_edge(i, c));
+        self.more_ins[c as usize] = more;
+        self.in_entries(c, out);
+        out.retain(|&i| self.has_edge(i, c));
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Lists `to` among `from`'s open successors unless it is listed already.
+    fn list(&mut self, from: u32, to: u32) {
+        if let Some(listed) = self.edges.get_mut(&key(from, to)) {
+            if !*listed {
+                *listed = true;
+                self.open_outs[from as usize].push(to);
+            }
+        }
+    }
+
+    /// One more edge from `c` into a reached cluster; on opening, `c` is listed by its
+    /// in-neighbours.
+    fn heat(&mut self, c: u32) {
+        self.hot[c as usize] += 1;
+        if self.hot[c as usize] == 1 {
+            let mut ins = std::mem::take(&mut self.scratch);
+            self.in_entries(c, &mut ins);
+            for &w in &ins {
+                self.list(w, c);
+            }
+            self.scratch = ins;
+        }
+    }
+
+    fn add_edge(&mut self, from: u32, to: u32) {
+        if self.edges.insert(key(from, to), false).is_some() {
+            return;
+        }
+        self.out_deg[from as usize] += 1;
+        self.in_deg[to as usize] += 1;
+        self.more_outs[from as usize].push(to);
+        self.more_ins[to as usize].push(from);
+        if self.is_open(to) {
+            self.list(from, to);
+        }
+        if to <= self.cur {
+            self.heat(from);
+        }
+    }
+
+    fn remove_edge(&mut self, from: u32, to: u32) -> bool {
+        if self.edges.remove(&key(from, to)).is_none() {
+            return false;
+        }
+        self.out_deg[from as usize] -= 1;
+        self.in_deg[to as usize] -= 1;
+        if to <= self.cur {
+            self.hot[from as usize] -= 1;
+        }
+        true
+    }
+
+    /// `c`'s open successors; closed and dead entries are dropped on the way.
+    fn open_successors(&mut self, c: u32) -> Vec<u32> {
+        let mut list = std::mem::take(&mut self.open_outs[c as usize]);
+        list.retain(|&o| match self.edges.get_mut(&key(c, o)) {
+            None => false,
+            Some(listed) => {
+                let open = self.hot[o as usize] > 0;
+                if !open {
+                    *listed = false;
+                }
+                open
+            }
+        });
+        list
+    }
+
+    /// Starts processing child `c`: its parents now have an edge into a reached cluster.
+    fn reach(&mut self, c: u32, parents: &[u32]) {
+        self.cur = c;
+        for &p in parents {
+            self.heat(p);
+        }
+    }
+
+    /// `MergeTwoClusters(parent, child)`: the larger index joins the smaller; returns the
+    /// survivor.
+    fn merge(&mut self, parent: u32, child: u32) -> u32 {
+        let (small, big) = (parent.min(child), parent.max(child));
+        self.remove_edge(parent, child);
+        let mut list = std::mem::take(&mut self.scratch);
+        self.in_entries(big, &mut list);
+        for &i in &list {
+            if self.remove_edge(i, big) && i != small {
+                self.add_edge(i, small);
+            }
+        }
+        let b = big as usize;
+        list.clear();
+        list.extend_from_slice(
+            &self.outs[self.out_start[b] as usize..self.out_start[b + 1] as usize],
+        );
+        list.append(&mut self.more_outs[b]);
+        for &o in &list {
+            if self.remove_edge(big, o) && o != small {
+                self.add_edge(small, o);
+            }
+        }
+        self.scratch = list;
+        self.more_ins[b] = Vec::new();
+        self.open_outs[b] = Vec::new();
+        self.alias[b] = small;
+        small
+    }
 }
 
 /// Partitions graph `g`. `labels[n]`/`user_labels[n]` are the effective labels per node;
@@ -82,81 +384,36 @@ pub fn partition_graph<'a>(
 ) -> Partition<'a> {
     let order = &sg.graph(g).nodes;
     let k = order.len();
-    let local = |n: NodeId| -> Option<usize> { (sg.node(n).graph == g).then(|| pos[n]) };
-    // `slot[i]` is the cluster node i's original cluster now lives in (GE's aliasing of
-    // `clusters_[big] = clusters_[small]`); `find` follows it.
-    let mut slot: Vec<usize> = (0..k).collect();
-    let mut clusters: Vec<Cluster> = Vec::with_capacity(k);
-    for (i, &n) in order.iter().enumerate() {
-        let node = sg.node(n);
-        let no_input = node.data_in().is_empty() && node.ctrl_in().is_empty();
-        let data = no_input && node.is_data_like();
-        let mut ins = BTreeSet::new();
-        for p in node.in_all() {
-            if let Some(pi) = local(p) {
-                if pi < i {
-                    ins.insert(pi);
-                }
-            }
-        }
-        clusters.push(Cluster {
-            engine: if data {
-                ""
-            } else {
-                cluster_engine(&node.engine)
-            },
-            label: labels[n].as_deref().unwrap_or(""),
-            user_label: user_labels[n].as_deref().unwrap_or(""),
-            data,
-            nodes: vec![i],
-            ins,
-            outs: BTreeSet::new(),
-        });
-    }
-    for i in 0..k {
-        let ins: Vec<usize> = clusters[i].ins.iter().copied().collect();
-        for p in ins {
-            clusters[p].outs.insert(i);
-        }
-    }
-
+    let mut cg = ClusterGraph::new(sg, g, labels, user_labels, pos);
     let mut search = Search {
         stamp: vec![0; k],
         now: 0,
         stack: Vec::new(),
     };
-    let mut parents: Vec<usize> = Vec::new();
-    for child in 0..k {
-        // Cluster `child` is untouched when we reach it (merges only involve smaller ids).
-        parents.clear();
-        parents.extend(clusters[child].ins.iter().copied());
-        parents.sort_by_key(|&p| clusters[p].outs.len());
+    let mut parents: Vec<u32> = Vec::new();
+    for child in 0..k as u32 {
+        // Cluster `child` is untouched when we reach it (merges only involve smaller ids);
+        // its parents reach it now, so they are open from here on.
+        cg.live_ins(child, &mut parents);
+        cg.reach(child, &parents);
+        // GE's order: ascending out-degree, then index (a stable sort of the sorted set).
+        parents.sort_by_key(|&p| cg.out_deg[p as usize]);
         let mut merged = child;
         for &p in &parents {
-            if mergeable(&mut clusters, &mut search, p, merged, child, budget) {
-                merged = merge(&mut clusters, &mut slot, p, merged);
+            if mergeable(&mut cg, &mut search, p, merged, child, budget) {
+                merged = cg.merge(p, merged);
             }
         }
     }
 
-    // Resolve each node's final cluster.
-    let find = |slot: &Vec<usize>, mut i: usize| {
-        while slot[i] != i {
-            i = slot[i];
-        }
-        i
-    };
-    let mut cluster_of = vec![0usize; k];
-    for (i, c) in cluster_of.iter_mut().enumerate() {
-        *c = find(&slot, i);
-    }
+    let cluster_of: Vec<usize> = (0..k as u32).map(|i| cg.find(i) as usize).collect();
     // SortSubGraphs: rank by first appearance in topological order.
     let mut rank_of_cluster = vec![usize::MAX; k];
     let mut subgraphs: Vec<EngineSubgraph> = Vec::new();
     let mut node_subgraph = Vec::with_capacity(k);
     for (i, &n) in order.iter().enumerate() {
         let c = cluster_of[i];
-        if clusters[c].data {
+        if cg.kind[c].data {
             node_subgraph.push((n, None));
             continue;
         }
@@ -165,7 +422,7 @@ pub fn partition_graph<'a>(
             subgraphs.push(EngineSubgraph {
                 graph: g,
                 rank: subgraphs.len(),
-                engine: clusters[c].engine,
+                engine: cg.kind[c].engine,
                 stream_label: labels[n].as_deref().unwrap_or(""),
                 user_stream_label: user_labels[n].as_deref().unwrap_or(""),
                 nodes: Vec::new(),
@@ -178,17 +435,19 @@ pub fn partition_graph<'a>(
         node_subgraph.push((n, Some(r)));
     }
     // End/PlaceHolder pairs for every cross-partition edge (data then control, input order).
-    let sub_of = |n: NodeId| -> Option<usize> { local(n).and_then(|i| node_subgraph[i].1) };
+    let local = |n: NodeId| -> Option<usize> { (sg.node(n).graph == g).then(|| pos[n]) };
     for (i, &n) in order.iter().enumerate() {
         let Some(dst) = node_subgraph[i].1 else {
             continue;
         };
         for p in sg.node(n).in_all() {
-            let src_cluster = local(p).map(|pi| cluster_of[pi]);
-            if src_cluster == Some(cluster_of[i]) {
+            let Some(pi) = local(p) else {
+                continue;
+            };
+            if cluster_of[pi] == cluster_of[i] {
                 continue;
             }
-            if let Some(src) = sub_of(p) {
+            if let Some(src) = node_subgraph[pi].1 {
                 subgraphs[dst].pld_producers.push(src);
                 subgraphs[src].end_consumers.push(dst);
             }
@@ -204,45 +463,42 @@ pub fn partition_graph<'a>(
 struct Search {
     stamp: Vec<u32>,
     now: u32,
-    stack: Vec<usize>,
+    stack: Vec<u32>,
 }
 
 /// `IsMergeable(parent, child, upper_bound)`.
 fn mergeable(
-    clusters: &mut [Cluster],
+    cg: &mut ClusterGraph,
     search: &mut Search,
-    parent: usize,
-    child: usize,
-    upper: usize,
+    parent: u32,
+    child: u32,
+    upper: u32,
     budget: usize,
 ) -> bool {
-    let (pc, cc) = (&clusters[parent], &clusters[child]);
-    if pc.nodes.is_empty() || cc.nodes.is_empty() || pc.data || cc.data {
+    let (pc, cc) = (&cg.kind[parent as usize], &cg.kind[child as usize]);
+    if pc.data || cc.data {
         return false;
     }
-    let same_user = !pc.user_label.is_empty() && pc.user_label == cc.user_label;
-    if !same_user && (pc.engine != cc.engine || pc.label != cc.label) {
+    let same_user = pc.user_label_id != 0 && pc.user_label_id == cc.user_label_id;
+    if !same_user && (pc.engine_id != cc.engine_id || pc.label_id != cc.label_id) {
         return false;
     }
-    clusters[child].ins.remove(&parent);
-    clusters[parent].outs.remove(&child);
-    let second = has_second_path(clusters, search, parent, child, upper, budget);
-    clusters[parent].outs.insert(child);
-    clusters[child].ins.insert(parent);
-    !second
+    !has_second_path(cg, search, parent, child, upper, budget)
 }
 
-/// `HasSecondPath`: is `dst` reachable from `src` through clusters below `upper`, with the
-/// direct edge removed? Gives up (answers yes) after `budget` visited clusters.
+/// `HasSecondPath`: is `dst` reachable from `src` other than by the direct edge? A DFS
+/// from `src` over open clusters below `upper` (the child's index: later clusters cannot
+/// lead back into the child). It gives up (answers yes) after `budget` visited clusters.
 fn has_second_path(
-    clusters: &[Cluster],
+    cg: &mut ClusterGraph,
     search: &mut Search,
-    src: usize,
-    dst: usize,
-    upper: usize,
+    src: u32,
+    dst: u32,
+    upper: u32,
     budget: usize,
 ) -> bool {
-    if clusters[src].outs.is_empty() || clusters[dst].ins.is_empty() {
+    // Without the direct edge, `src` has no other successor or `dst` no other predecessor.
+    if cg.out_deg[src as usize] <= 1 || cg.in_deg[dst as usize] <= 1 {
         return false;
     }
     search.now = search.now.wrapping_add(1);
@@ -253,59 +509,31 @@ fn has_second_path(
     let now = search.now;
     search.stack.clear();
     search.stack.push(src);
+    search.stamp[src as usize] = now;
     let mut visited = 0usize;
     while let Some(c) = search.stack.pop() {
-        if search.stamp[c] == now {
-            continue;
-        }
-        search.stamp[c] = now;
         visited += 1;
         if visited > budget {
             return true;
         }
-        for &o in &clusters[c].outs {
+        if c != src && cg.has_edge(c, dst) {
+            return true;
+        }
+        let list = cg.open_successors(c);
+        for &o in &list {
+            if c == src && o == dst {
+                continue; // the direct edge
+            }
             if o == dst {
+                cg.open_outs[c as usize] = list;
                 return true;
             }
-            if o < upper {
+            if o < upper && search.stamp[o as usize] != now {
+                search.stamp[o as usize] = now;
                 search.stack.push(o);
             }
         }
+        cg.open_outs[c as usize] = list;
     }
     false
-}
-
-/// `MergeTwoClusters`: the larger index joins the smaller; returns the survivor.
-fn merge(clusters: &mut [Cluster], slot: &mut [usize], parent: usize, child: usize) -> usize {
-    let (small, big) = if parent < child {
-        (parent, child)
-    } else {
-        (child, parent)
-    };
-    clusters[child].ins.remove(&parent);
-    clusters[parent].outs.remove(&child);
-    let big_nodes = std::mem::take(&mut clusters[big].nodes);
-    let big_ins = std::mem::take(&mut clusters[big].ins);
-    let big_outs = std::mem::take(&mut clusters[big].outs);
-    for &i in &big_ins {
-        clusters[i].outs.remove(&big);
-        if i != small {
-            clusters[i].outs.insert(small);
-        }
-    }
-    for &o in &big_outs {
-        clusters[o].ins.remove(&big);
-        if o != small {
-            clusters[o].ins.insert(small);
-        }
-    }
-    clusters[small].nodes.extend(big_nodes);
-    clusters[small]
-        .ins
-        .extend(big_ins.into_iter().filter(|&i| i != small));
-    clusters[small]
-        .outs
-        .extend(big_outs.into_iter().filter(|&o| o != small));
-    slot[big] = small;
-    small
 }

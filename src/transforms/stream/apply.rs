@@ -28,7 +28,7 @@ use crate::{
         ops::{
             build_op_with_ctrl_type, ctrl_operands, ctrl_result, ctrl_type, data_operands,
             i64_attr_value, int_list_attr, set_attr, set_operands, str_attr_value, str_list_attr,
-            NAME_ATTR,
+            OpTemplate, NAME_ATTR,
         },
         IrError, IrRewriter,
     },
@@ -214,27 +214,52 @@ pub fn apply<'c, 'a>(
         applied.stream_active_ops += 1;
     }
 
-    // 3. Send / Recv ops, in GE's order.
+    // 3. Send / Recv ops, in GE's order. One template per kind resolves the op and its
+    // attribute names once; event ids repeat (a Send and its Recv), so they are cached.
+    let names = |id_attr: &'static str| {
+        let mut v = vec![NAME_ATTR, id_attr, attr::STREAM_ID, attr::LOGIC_STREAM_ID];
+        if explain {
+            v.push(attr::REASON);
+        }
+        v
+    };
+    let template = |ty: &str, id_attr: &'static str| {
+        OpTemplate::new(context, ty, &names(id_attr), ctrl_ty).map_err(at(root))
+    };
+    let templates = [
+        template("Send", attr::EVENT_ID)?,
+        template("Recv", attr::EVENT_ID)?,
+        template("SendNotify", attr::NOTIFY_ID)?,
+        template("RecvNotify", attr::NOTIFY_ID)?,
+    ];
+    let mut sync_ids: Vec<Option<Attribute>> = Vec::new();
     let mut last_send: HashMap<NodeId, OperationRef<'c, 'a>> = HashMap::new();
     // The first Send placed before a NetOutput: its Recvs go before that (wait, then signal).
     let mut first_send: HashMap<NodeId, OperationRef<'c, 'a>> = HashMap::new();
     let mut recv_tokens: Vec<(NodeId, Vec<Value<'c, 'a>>)> = Vec::new();
     let mut recv_slot: HashMap<NodeId, usize> = HashMap::new();
+    let mut values: Vec<Attribute> = Vec::with_capacity(5);
+    let mut reason = String::new();
     for p in &alloc.planned {
         let anchor = model.ops[p.anchor];
         let rec = &alloc.syncs.recs[p.sync];
-        let id_attr = match rec.kind {
-            SyncKind::Event => attr::EVENT_ID,
-            SyncKind::Notify => attr::NOTIFY_ID,
-        };
-        let mut attrs = vec![
-            (NAME_ATTR, str_attr_value(context, &p.name)),
-            (id_attr, int(i64::from(p.id))),
-            (attr::STREAM_ID, int(p.stream)),
-            (attr::LOGIC_STREAM_ID, int(logical_of(p.stream))),
-        ];
+        let id = p.id as usize;
+        if sync_ids.len() <= id {
+            sync_ids.resize(id + 1, None);
+        }
+        let id_attr = *sync_ids[id].get_or_insert_with(|| int(i64::from(p.id)));
+        values.clear();
+        values.extend([
+            str_attr_value(context, &p.name),
+            id_attr,
+            int(p.stream),
+            int(logical_of(p.stream)),
+        ]);
         if explain {
-            let why = format!(
+            use std::fmt::Write as _;
+            reason.clear();
+            let _ = write!(
+                reason,
                 "{}: {} {} from `{}` to `{}`",
                 rec.origin.as_str(),
                 match rec.kind {
@@ -245,20 +270,25 @@ pub fn apply<'c, 'a>(
                 sg.node(rec.send).name,
                 sg.node(rec.recv).name
             );
-            attrs.push((attr::REASON, str_attr_value(context, &why)));
+            values.push(str_attr_value(context, &reason));
         }
         let sending = p.ty.starts_with("Send");
+        let template = &templates[match p.ty {
+            "Send" => 0,
+            "Recv" => 1,
+            "SendNotify" => 2,
+            _ => 3,
+        }];
+        let location = anchor.location();
         if sending && model.net_output[p.anchor] {
             // NetOutput (`func.return`) does no work and cannot be followed: its Sends go
             // right before it, in order, ordered by position only.
-            let op =
-                build_op_with_ctrl_type(anchor.location(), p.ty, &[], &[], &[], &attrs, ctrl_ty)
-                    .map_err(at(anchor))?;
+            let op = template.build(location, &[], &values).map_err(at(anchor))?;
             let send = rw.insert_before(anchor, op);
             first_send.entry(p.anchor).or_insert(send);
         } else if sending {
             let token = ctrl_result(anchor).ok_or_else(|| ApplyError {
-                location: anchor.location(),
+                location,
                 message: format!(
                     "stream-alloc: `{}` cannot be placed after `{}`, which has no control \
                      result",
@@ -266,28 +296,19 @@ pub fn apply<'c, 'a>(
                     sg.node(p.anchor).name
                 ),
             })?;
-            let op = build_op_with_ctrl_type(
-                anchor.location(),
-                p.ty,
-                &[],
-                &[token],
-                &[],
-                &attrs,
-                ctrl_ty,
-            )
-            .map_err(at(anchor))?;
+            let op = template
+                .build(location, &[token], &values)
+                .map_err(at(anchor))?;
             let after = last_send.get(&p.anchor).copied().unwrap_or(anchor);
             let send = rw.insert_after(after, op);
             last_send.insert(p.anchor, send);
         } else {
-            let op =
-                build_op_with_ctrl_type(anchor.location(), p.ty, &[], &[], &[], &attrs, ctrl_ty)
-                    .map_err(at(anchor))?;
+            let op = template.build(location, &[], &values).map_err(at(anchor))?;
             let before = first_send.get(&p.anchor).copied().unwrap_or(anchor);
             let recv = rw.insert_before(before, op);
             if !model.net_output[p.anchor] {
                 let token = ctrl_result(recv).ok_or_else(|| ApplyError {
-                    location: anchor.location(),
+                    location,
                     message: "stream-alloc: built a Recv without a control result".into(),
                 })?;
                 let slot = *recv_slot.entry(p.anchor).or_insert_with(|| {

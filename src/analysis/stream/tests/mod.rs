@@ -4,6 +4,7 @@
 mod activation_rules;
 mod event_rules;
 mod logical_rules;
+mod partition_rules;
 mod props;
 mod split_rules;
 mod summary_rules;
