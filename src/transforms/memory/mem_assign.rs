@@ -117,17 +117,13 @@ impl MemAssign {
             );
             return Err(PassFailed);
         }
-        let t0 = std::time::Instant::now();
         let model = IrModel::build(module, &self.root).map_err(|e| {
             emit_error(e.location, &format!("{}: {}", self.flag, e.message));
             PassFailed
         })?;
         let g = &model.graph;
-        let t1 = std::time::Instant::now();
         let symbols = Symbols::build(g, ROOT);
-        let t2 = std::time::Instant::now();
         let streams = stream_info(&model);
-        let t3 = std::time::Instant::now();
         let plan = plan_memory(g, &symbols, &streams).map_err(|e| {
             emit_error(
                 model.location(e.node),
@@ -135,19 +131,7 @@ impl MemAssign {
             );
             PassFailed
         })?;
-        let t4 = std::time::Instant::now();
         write_plan(&model, &symbols, &plan);
-        let t5 = std::time::Instant::now();
-        if std::env::var_os("GE_TIMING").is_some() {
-            eprintln!(
-                "model {:?} symbols {:?} streams {:?} plan {:?} write {:?}",
-                t1 - t0,
-                t2 - t1,
-                t3 - t2,
-                t4 - t3,
-                t5 - t4
-            );
-        }
         self.report(&model, &symbols, &plan);
         Ok(())
     }

@@ -9,7 +9,8 @@
 //! Decisions: [`crate::analysis::memory::inplace`].
 
 use super::{
-    model_from_ir::{IrModel, REUSE_INPUT_INDEX},
+    model_from_ir::{IrModel, INPLACE_SUPPORT_INPUT_INDEX, REUSE_INPUT_INDEX},
+    plan_attrs::has_marked_op,
     FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION, PHYSICAL_MEMORY_REFRESHABLE_OPTION,
     REMARKS_OPTION, ROOT_OPTION,
 };
@@ -102,6 +103,10 @@ impl MemInplace {
                 ),
             );
             return Err(PassFailed);
+        }
+        // No candidate anywhere: nothing to decide, no model to build.
+        if !has_marked_op(module, None, &[INPLACE_SUPPORT_INPUT_INDEX]) {
+            return Ok(());
         }
         let model = IrModel::build(module, &self.root).map_err(|e| {
             emit_error(e.location, &format!("{}: {}", self.flag, e.message));

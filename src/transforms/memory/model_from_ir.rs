@@ -292,8 +292,9 @@ impl<'c, 'a> Builder<'c, 'a> {
         })?;
         let n_in = ops::num_data_operands(op);
         let data_results = ops::data_results(op);
-        let per_op = has_per_op_attrs(op);
-        let shape = match (per_op, shape_key(op, ty, n_in, data_results.len())) {
+        let (semantic, port) = per_op_attrs(op);
+        let per_op = semantic || port;
+        let shape = match (semantic, shape_key(op, ty, n_in, data_results.len())) {
             (false, Some(key)) => match self.shapes.get(&key) {
                 Some(shape) => shape.clone(),
                 None => {
@@ -587,12 +588,39 @@ pub const PER_OP_ATTRS: &[&str] = &[
     FIXED_ADDR_INDEX,
 ];
 
-fn has_per_op_attrs(op: OperationRef) -> bool {
-    op.attributes().any(|(name, _)| {
-        name.as_string_ref()
-            .as_str()
-            .is_ok_and(|n| PER_OP_ATTRS.contains(&n))
-    })
+/// The part of [`PER_OP_ATTRS`] that only describes ports or bookkeeping (memory types,
+/// reuse and in-place indices, ref variable names, atomic presence flags, origin): read
+/// from the op itself, they leave the cached shape answers valid. Passes that mark many
+/// ops (in-place candidates, reuse indices) would otherwise push most ops off the cache.
+pub const PORT_ATTRS: &[&str] = &[
+    semantics::attr::SPECIAL_INPUT_SIZE,
+    semantics::attr::REF_VAR_SRC_VAR_NAME,
+    INSERTED_BY,
+    REASON,
+    ATOMIC_INPUT_INDEX,
+    ATOMIC_WORKSPACE_INFO,
+    INPUT_MEMORY_TYPE,
+    OUTPUT_MEMORY_TYPE,
+    REUSE_INPUT_INDEX,
+    INPLACE_SUPPORT_INPUT_INDEX,
+    FIXED_ADDR_INDEX,
+];
+
+/// Which per-op attributes `op` carries: (some that change its shape answers, some that
+/// only its ports read). One pass over the op's attributes.
+fn per_op_attrs(op: OperationRef) -> (bool, bool) {
+    let (mut semantic, mut port) = (false, false);
+    for (name, _) in op.attributes() {
+        let Ok(n) = name.as_string_ref().as_str() else {
+            continue;
+        };
+        if PORT_ATTRS.contains(&n) {
+            port = true;
+        } else if PER_OP_ATTRS.contains(&n) {
+            semantic = true;
+        }
+    }
+    (semantic, port)
 }
 
 /// The cache key of an op's shape: its table row, GE type, value counts and segment sizes.

@@ -20,7 +20,7 @@ use crate::{
     dialect::OpView,
     ir::ops,
 };
-use melior::ir::{block::BlockLike, OperationRef};
+use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 use std::collections::HashMap;
 
 pub const OUTPUT_OFFSET: &str = "output_offset";
@@ -31,6 +31,36 @@ pub const OUTPUT_REUSE_INPUT_MEM_INDEXES: &str = "output_reuse_input_mem_indexes
 pub const STREAM_ID: &str = "stream_id";
 pub const EVENT_ID: &str = "event_id";
 pub const NOTIFY_ID: &str = "notify_id";
+
+/// Whether some op of the function `root` of `module` (of any function with `root = None`)
+/// carries one of `names`: a cheap scan that lets a pass concerned with a few marked ops
+/// skip building the model. `true` when `root` cannot be found (the model build reports
+/// that).
+pub fn has_marked_op(module: OperationRef, root: Option<&str>, names: &[&str]) -> bool {
+    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
+        return true;
+    };
+    let mut found_root = false;
+    let mut next = body.first_operation();
+    while let Some(func) = next {
+        next = func.next_in_block();
+        if root.is_some_and(|r| ops::str_attr(func, "sym_name") != Some(r)) {
+            continue;
+        }
+        found_root = true;
+        let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {
+            return true;
+        };
+        let mut cur = block.first_operation();
+        while let Some(op) = cur {
+            cur = op.next_in_block();
+            if names.iter().any(|n| op.has_attribute(n)) {
+                return true;
+            }
+        }
+    }
+    root.is_some() && !found_root
+}
 
 /// The function op of graph block `block`.
 pub fn func_of<'c, 'a>(m: &IrModel<'c, 'a>, graph: usize) -> Option<OperationRef<'c, 'a>> {

@@ -3,11 +3,16 @@
 //! `_is_connected_to_data` / `_is_connected_to_netoutput`, with GE's fusion-input,
 //! HCOM-input, Concat-output and HCOM-output cases. Reads the plan's `output_offset` /
 //! `input_offset` (run `--mem-assign` first). Like GE it appends to lists already there,
-//! so a second run adds the pairs again. With `remarks=true` every pair (and every pair
+//! so a second run adds the pairs again. Only the root graph's nodes are concerned, so a
+//! root without marked nodes is left alone without building the model. With `remarks=true` every pair (and every pair
 //! skipped because an offset is outside the workspace) is announced by a remark.
 //! Decisions: [`crate::analysis::memory::io_offset`].
 
-use super::{model_from_ir::IrModel, plan_attrs::IrOffsets, REMARKS_OPTION, ROOT_OPTION};
+use super::{
+    model_from_ir::IrModel,
+    plan_attrs::{has_marked_op, IrOffsets},
+    REMARKS_OPTION, ROOT_OPTION,
+};
 use crate::{
     analysis::memory::{
         io_offset::{plan_io_offsets, IoAttrs, Offsets},
@@ -92,6 +97,10 @@ impl SetIoOffset {
                 ),
             );
             return Err(PassFailed);
+        }
+        // Most graphs mark no node: nothing to build a model for.
+        if !has_marked_op(module, Some(&self.root), &[CONNECT_INPUT, CONNECT_OUTPUT]) {
+            return Ok(());
         }
         let model = IrModel::build(module, &self.root).map_err(|e| {
             emit_error(e.location, &format!("{}: {}", self.flag, e.message));

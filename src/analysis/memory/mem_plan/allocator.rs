@@ -287,11 +287,6 @@ pub fn place(blocks: &[Block], len: u32, order: Option<&Order>) -> Placement {
         }
     }
     out.peak = free.top;
-    if std::env::var_os("GE_MEMPLAN_DUMP").is_some() {
-        for (i, b) in blocks.iter().enumerate() {
-            eprintln!("B {} {} {} {}", b.size, b.begin, b.end, out.offsets[i]);
-        }
-    }
     out.cross_stream_rejections = free.rejections;
     out
 }
