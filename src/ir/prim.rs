@@ -26,6 +26,11 @@ pub(crate) fn op_address(op: OperationRef) -> usize {
     op.to_raw().ptr as usize
 }
 
+/// The address of a (uniqued) attribute: its identity within the context.
+pub(crate) fn attribute_address(attr: Attribute) -> usize {
+    attr.to_raw().ptr as usize
+}
+
 /// The address of a block, to group ops by block.
 pub(crate) fn block_address(block: BlockRef) -> usize {
     block.to_raw().ptr as usize

@@ -51,7 +51,7 @@ use crate::{
     },
     dialect::{op_table, semantics, Arity, AttrValue, OpView, Trait},
     ir::{
-        ops::{self, OpKey, Producer},
+        ops::{self, OpKey, OpKeyMap, Producer},
         SubgraphTree,
     },
 };
@@ -61,7 +61,7 @@ use melior::ir::{
     r#type::{DimSize, IntegerType, RankedTensorType, ShapedTypeLike, TypeLike},
     BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use std::{collections::HashMap, rc::Rc};
+use std::{collections::HashMap, hash::BuildHasherDefault, rc::Rc};
 
 /// The attribute naming the pass that inserted an op (a pass flag).
 pub const INSERTED_BY: &str = "ascend.inserted_by";
@@ -145,8 +145,8 @@ impl<'c, 'a> IrModel<'c, 'a> {
                 blocks: Vec::new(),
                 module,
             },
-            by_op: HashMap::new(),
-            shapes: HashMap::new(),
+            by_op: OpKeyMap::default(),
+            shapes: HashMap::default(),
             tensors: HashMap::new(),
         };
         let mut partitioned = None;
@@ -207,8 +207,8 @@ impl<'c, 'a> IrModel<'c, 'a> {
 
 struct Builder<'c, 'a> {
     model: IrModel<'c, 'a>,
-    by_op: HashMap<OpKey, NodeId>,
-    shapes: HashMap<ShapeKey, Rc<Shape>>,
+    by_op: OpKeyMap<NodeId>,
+    shapes: HashMap<ShapeKey, Rc<Shape>, BuildHasherDefault<ops::AddressHasher>>,
     /// MLIR type (uniqued, so its pointer) -> interned tensor desc.
     tensors: HashMap<usize, TensorId>,
 }
@@ -294,7 +294,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         let data_results = ops::data_results(op);
         let (semantic, port) = per_op_attrs(op);
         let per_op = semantic || port;
-        let shape = match (semantic, shape_key(op, ty, n_in, data_results.len())) {
+        let shape = match (semantic, shape_key(op, n_in, data_results.len())) {
             (false, Some(key)) => match self.shapes.get(&key) {
                 Some(shape) => shape.clone(),
                 None => {
@@ -623,27 +623,20 @@ fn per_op_attrs(op: OperationRef) -> (bool, bool) {
     (semantic, port)
 }
 
-/// The cache key of an op's shape: its table row, GE type, value counts and segment sizes.
-type ShapeKey = (usize, String, usize, usize, Vec<i64>);
+/// The cache key of an op's shape: its table row, generic `type`, value counts and segment
+/// sizes. Attributes are keyed by identity ([`ops::attr_identity`]: MLIR uniques them), so
+/// a lookup allocates nothing.
+type ShapeKey = (usize, usize, usize, usize, usize, usize);
 
-fn shape_key(op: OperationRef, ty: &str, n_in: usize, n_out: usize) -> Option<ShapeKey> {
+fn shape_key(op: OperationRef, n_in: usize, n_out: usize) -> Option<ShapeKey> {
     let def = ops::op_def(op)?;
-    let mut segments = Vec::new();
-    for attr in [
-        semantics::attr::OPERAND_SEGMENT_SIZES,
-        semantics::attr::RESULT_SEGMENT_SIZES,
-    ] {
-        if let Some(list) = op.attr(attr).and_then(|v| v.as_ints()) {
-            segments.extend(list);
-        }
-        segments.push(-1);
-    }
     Some((
         def as *const _ as usize,
-        ty.to_string(),
+        ops::attr_identity(op, ops::GENERIC_TYPE_ATTR),
         n_in,
         n_out,
-        segments,
+        ops::attr_identity(op, semantics::attr::OPERAND_SEGMENT_SIZES),
+        ops::attr_identity(op, semantics::attr::RESULT_SEGMENT_SIZES),
     ))
 }
 
