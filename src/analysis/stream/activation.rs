@@ -105,7 +105,7 @@ impl Activation {
             a.active_streams.insert(id, streams);
             a.active_labels.insert(id, list.clone());
         }
-        for g in 1..sg.graphs().len() {
+        for g in sg.graph_order().into_iter().skip(1) {
             let mut streams = BTreeSet::new();
             let mut first = None;
             for &id in &sg.graph(g).nodes {

@@ -120,8 +120,62 @@ fn walk(
 /// Live main-stream syncs planned before the split that are implied by stream order plus
 /// the other syncs; dropping all of them at once keeps the happens-before relation.
 pub fn redundant_syncs(order: &[NodeId], stream: &[StreamId], table: &SyncTable) -> Vec<usize> {
+    redundant(order, stream, table, false)
+}
+
+/// The same over every phase: pass the physical streams, and the split events take part
+/// (a check that the final event set is the transitive reduction on the physical streams).
+pub fn redundant_syncs_physical(
+    order: &[NodeId],
+    physical: &[StreamId],
+    table: &SyncTable,
+) -> Vec<usize> {
+    redundant(order, physical, table, true)
+}
+
+/// Which stream edges `pre → n` (consecutive nodes of one logical stream, where the split
+/// cuts) are implied by the other edges: some sync into `n` comes from a node that already
+/// runs after `pre`. The walk is on the logical streams with the syncs planned before the
+/// split, the relation the split must keep. Dropping the events of every implied cut at
+/// once keeps it (a transitive-reduction argument over the logical happens-before graph,
+/// whose edges are stream order and syncs; the cut edges are among the stream edges).
+pub fn implied_cuts(
+    order: &[NodeId],
+    stream: &[StreamId],
+    table: &SyncTable,
+    cuts: &[(NodeId, NodeId)],
+) -> Vec<bool> {
+    let mut at: FastMap<NodeId, Vec<usize>> = FastMap::default();
+    for (i, &(_, n)) in cuts.iter().enumerate() {
+        at.entry(n).or_default().push(i);
+    }
+    let mut out = vec![false; cuts.len()];
+    walk(order, stream, table, false, |v, inc, _, w| {
+        let Some(list) = at.get(&v) else {
+            return;
+        };
+        for &i in list {
+            let pre = cuts[i].0;
+            let Ok(s) = usize::try_from(stream[pre]) else {
+                continue;
+            };
+            let need = w.pos[pre] + 1;
+            out[i] = inc
+                .iter()
+                .any(|&(_, clock)| clock.get(s).is_some_and(|&c| c >= need));
+        }
+    });
+    out
+}
+
+fn redundant(
+    order: &[NodeId],
+    stream: &[StreamId],
+    table: &SyncTable,
+    all_phases: bool,
+) -> Vec<usize> {
     let mut out = Vec::new();
-    walk(order, stream, table, false, |_, inc, base, w| {
+    walk(order, stream, table, all_phases, |_, inc, base, w| {
         for (k, &(i, _)) in inc.iter().enumerate() {
             let u = table.recs[i].send;
             let su = stream[u] as usize;

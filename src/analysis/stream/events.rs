@@ -212,6 +212,27 @@ impl SyncTable {
             SyncKind::Notify => self.next_notify = v,
         }
     }
+    /// Makes the live ids of `kind` at or above `base` continuous from `base` again, in id
+    /// order (after syncs numbered past `base` were removed); returns the next free id.
+    pub fn compact_ids_from(&mut self, kind: SyncKind, base: u32) -> u32 {
+        let mut ids: Vec<u32> = self
+            .recs
+            .iter()
+            .filter(|r| r.removed.is_none() && r.kind == kind && r.id >= base)
+            .map(|r| r.id)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for r in self.recs.iter_mut() {
+            if r.removed.is_none() && r.kind == kind && r.id >= base {
+                r.id = base + ids.partition_point(|&x| x < r.id) as u32;
+            }
+        }
+        let next = base + ids.len() as u32;
+        self.set_next_id(kind, next);
+        next
+    }
+
     /// Moves a record to the back of its sender's and receiver's lists (GE's `push_back`
     /// when an id is replaced).
     fn move_to_back(&mut self, idx: usize) {
@@ -285,14 +306,22 @@ pub struct EventStats {
     pub removed_stream_switch_sends: usize,
     /// What GE would keep after its three rules.
     pub after_ge_rules: usize,
-    /// The transitive-reduction minimum of those (equal to `after_ge_rules` when GE's rules
-    /// already were minimal).
+    /// The minimum on the logical streams: the edges of the transitive reduction of the
+    /// cross-stream ordering (stream order plus those syncs) that stream order does not
+    /// give (equal to `after_ge_rules` when GE's rules already were minimal).
     pub minimal: usize,
+    /// The same minimum on the physical streams: the split cuts logical streams, and each
+    /// cut that nothing else orders needs an event. `minimal` plus those cuts.
+    pub minimal_physical: usize,
     /// Removed as implied by stream order plus other events (0 when minimisation is off).
     pub removed_transitive: usize,
     pub attached_events: usize,
     pub loop_events: usize,
+    /// Events the split inserted and kept.
     pub split_events: usize,
+    /// Split events dropped because other events already order the cut (0 when
+    /// minimisation is off; `minimal_physical` leaves them out either way).
+    pub split_events_implied: usize,
 }
 
 /// `InsertOneEventInTwoNodes`.
@@ -385,7 +414,7 @@ pub fn insert_sync(
             )?;
         }
     }
-    for g in 1..ctx.sg.graphs().len() {
+    for g in ctx.sg.graph_order().into_iter().skip(1) {
         let Some(parent) = ctx.sg.graph(g).parent else {
             continue;
         };

@@ -290,7 +290,7 @@ pub fn assign_logical(
         next_stream: 0,
         subgraph_infos: Vec::new(),
     };
-    for g in 0..sg.graphs().len() {
+    for g in sg.graph_order() {
         let default_stream = match sg.graph(g).parent {
             None => INVALID_STREAM,
             Some(p) => st.stream[p],
@@ -967,7 +967,7 @@ fn assign_attached(
     let mut attached = vec![Vec::new(); sg.nodes().len()];
     let mut infos = Vec::new();
     let mut next = main_stream_num;
-    for g in 0..sg.graphs().len() {
+    for g in sg.graph_order() {
         let mut groups: BTreeMap<&str, BTreeMap<String, Vec<NodeId>>> = BTreeMap::new();
         for &n in &sg.graph(g).nodes {
             let a = &sg.node(n).attrs;

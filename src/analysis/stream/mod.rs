@@ -21,8 +21,8 @@
 //! # For the IR pass
 //!
 //! Fill a [`StreamGraph`]: the root `func.func` first, then every subgraph with
-//! [`StreamGraph::add_subgraph`] in GE's `GetAllSubgraphs` order (a node's subgraphs in
-//! instance order); nodes with [`StreamGraph::add_node`] in topological order per graph
+//! [`StreamGraph::add_subgraph`] (a node's subgraphs in instance order; the passes visit
+//! them in GE's `GetAllSubgraphs` order, [`StreamGraph::graph_order`]); nodes with [`StreamGraph::add_node`] in topological order per graph
 //! (name, GE type, engine from the op table); data edges with
 //! [`StreamGraph::add_data_edge`] in (output index, use) order, control edges with
 //! [`StreamGraph::add_ctrl_edge`]; and the attributes of [`NodeAttrs`] that the op
@@ -183,6 +183,7 @@ pub fn allocate(
         s
     } else {
         let before = table.recs.len();
+        let base = table.next_id(SyncKind::Event);
         let s = split::split_streams(
             sg,
             &order,
@@ -195,15 +196,30 @@ pub fn allocate(
             &mut table,
             &mut act,
         )?;
+        prune_implied_cuts(
+            &order,
+            &logical.stream,
+            &mut table,
+            before,
+            base,
+            opts,
+            &mut stats,
+        );
         for r in &table.recs[before..] {
-            match r.origin {
-                EventOrigin::StreamSplit => stats.split_events += 1,
-                EventOrigin::LoopBack => stats.loop_events += 1,
+            match (r.origin, r.removed) {
+                (EventOrigin::StreamSplit, None) => stats.split_events += 1,
+                (EventOrigin::LoopBack, None) => stats.loop_events += 1,
                 _ => {}
             }
         }
         s
     };
+    let cuts = table
+        .recs
+        .iter()
+        .filter(|r| r.origin == EventOrigin::StreamSplit && is_main_cut(r))
+        .count();
+    stats.minimal_physical = stats.minimal + cuts - stats.split_events_implied;
     // PostProcessOfSplitStreams.
     for s in stream.iter_mut() {
         if *s == INVALID_STREAM {
@@ -260,6 +276,50 @@ pub fn allocate(
     })
 }
 
+/// A split event between main streams: the cut of a logical stream (attached streams are
+/// cut too, but their order is not part of the happens-before the minimum counts).
+fn is_main_cut(r: &SyncRec) -> bool {
+    r.phase == 1 && r.send_side == Side::Main && r.recv_side == Side::Main
+}
+
+/// Beyond GE: the split events whose cut other events already order (the first node of the
+/// new physical stream waits for a node that runs after the cut's last node) are counted
+/// and, with `minimize_events`, dropped; the ids numbered from `base` stay continuous.
+#[allow(clippy::too_many_arguments)]
+fn prune_implied_cuts(
+    order: &[NodeId],
+    logical: &[StreamId],
+    table: &mut SyncTable,
+    from: usize,
+    base: u32,
+    opts: &StreamOptions,
+    stats: &mut EventStats,
+) {
+    let cuts: Vec<usize> = (from..table.recs.len())
+        .filter(|&i| {
+            let r = &table.recs[i];
+            r.origin == EventOrigin::StreamSplit && r.removed.is_none() && is_main_cut(r)
+        })
+        .collect();
+    if cuts.is_empty() {
+        return;
+    }
+    let pairs: Vec<(NodeId, NodeId)> = cuts
+        .iter()
+        .map(|&i| (table.recs[i].send, table.recs[i].recv))
+        .collect();
+    let implied = clocks::implied_cuts(order, logical, table, &pairs);
+    stats.split_events_implied = implied.iter().filter(|&&b| b).count();
+    if !opts.minimize_events || stats.split_events_implied == 0 {
+        return;
+    }
+    for (&i, _) in cuts.iter().zip(&implied).filter(|(_, &b)| b) {
+        table.remove(i, Removal::Transitive);
+    }
+    stats.removed_transitive += stats.split_events_implied;
+    table.compact_ids_from(SyncKind::Event, base);
+}
+
 /// The dependencies GE synchronises: every data and control edge, plus subgraph entries
 /// and exits. Used by the property tests and by `--verify` style checks.
 pub fn dependencies(sg: &StreamGraph) -> Vec<(NodeId, NodeId)> {
@@ -292,7 +352,9 @@ pub fn dependencies(sg: &StreamGraph) -> Vec<(NodeId, NodeId)> {
 
 /// Checks an allocation: every dependency whose ends are on different streams is covered by
 /// stream order plus syncs (on the logical streams, and on the physical streams with the
-/// split events), no sync is implied by the rest, and no sync joins two nodes of one stream.
+/// split events), no sync is implied by the rest (neither on the logical streams before the
+/// split nor on the physical streams after it, split events included: the event count is
+/// the transitive-reduction minimum), and no sync joins two nodes of one stream.
 /// Dependencies that GE orders by activation instead of events are not checked: those into
 /// specifically activated streams, out of a StreamSwitch, and out of an Enter.
 /// Returns human-readable problems (empty when sound and minimal).
@@ -352,6 +414,15 @@ pub fn check(sg: &StreamGraph, alloc: &Allocation, deps: &[(NodeId, NodeId)]) ->
             }
         })
         .collect();
+    for i in clocks::redundant_syncs_physical(&order, &physical, &alloc.syncs) {
+        let r = &alloc.syncs.recs[i];
+        problems.push(format!(
+            "event {} from {} to {} is implied by the others on the physical streams",
+            r.id,
+            sg.node(r.send).name,
+            sg.node(r.recv).name
+        ));
+    }
     for (u, v) in clocks::uncovered(&order, &physical, &alloc.syncs, deps, true) {
         problems.push(format!(
             "dependency {} -> {} (physical streams {} -> {}) is not covered after the split",

@@ -228,8 +228,9 @@ impl StreamGraph {
         }
     }
 
-    /// Adds a subgraph owned by `parent`. Subgraphs are visited in the order they are added
-    /// (GE's `GetAllSubgraphs` order), and a node's subgraphs in instance order.
+    /// Adds a subgraph owned by `parent`; a node's subgraphs are added in instance order.
+    /// The passes visit graphs in GE's `GetAllSubgraphs` order ([`Self::graph_order`]),
+    /// which does not depend on the order subgraphs are added in.
     pub fn add_subgraph(&mut self, name: &str, parent: NodeId) -> GraphId {
         let id = self.graphs.len();
         self.graphs.push(Graph {
@@ -338,6 +339,29 @@ impl StreamGraph {
             stack.push((g, i + 1));
             for &sg in self.nodes[n].subgraphs.iter().rev() {
                 stack.push((sg, 0));
+            }
+        }
+        out
+    }
+
+    /// The root, then every subgraph in GE's `GetAllSubgraphs` order. GE's topological sort
+    /// resets the root's subgraph list to the order `AllGraphNodes` discovers them: a deque
+    /// of nodes, root nodes first; popping a node appends its subgraphs in *reverse*
+    /// instance order and puts each one's nodes at the front (so the first instance's nodes
+    /// are walked first, as in [`Self::all_nodes`]). For `b(If: then T, else E)` whose `T`
+    /// holds a call with subgraph `P`, followed by `c(While: cond C, body B)`, that is
+    /// `E, T, P, B, C`. A graph always comes after the graph of its parent node.
+    pub fn graph_order(&self) -> Vec<GraphId> {
+        let mut out = Vec::with_capacity(self.graphs.len());
+        out.push(0);
+        let mut candidates: std::collections::VecDeque<NodeId> =
+            self.graphs[0].nodes.iter().copied().collect();
+        while let Some(n) = candidates.pop_front() {
+            for &g in self.nodes[n].subgraphs.iter().rev() {
+                out.push(g);
+                for &m in self.graphs[g].nodes.iter().rev() {
+                    candidates.push_front(m);
+                }
             }
         }
         out

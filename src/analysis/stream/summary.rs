@@ -391,7 +391,7 @@ impl Allocation {
         let st = &self.stats;
         let _ = writeln!(
             t,
-            "events: {} inserted, {} after GE's rules (send {}, recv {}, activate {}, switch {}), {} minimal, {} final ids; notifies: {}; split events: {}; loop events: {}; streams: {} main, {} physical",
+            "events: {} inserted, {} after GE's rules (send {}, recv {}, activate {}, switch {}), minimum {} logical / {} physical, {} final ids; notifies: {}; split events: {} ({} implied by others); loop events: {}; streams: {} main, {} physical",
             st.inserted,
             st.after_ge_rules,
             st.removed_by_send_events,
@@ -399,9 +399,11 @@ impl Allocation {
             st.removed_by_stream_activate,
             st.removed_stream_switch_sends,
             st.minimal,
+            st.minimal_physical,
             self.event_num,
             self.notify_num,
             st.split_events,
+            st.split_events_implied,
             st.loop_events,
             lg.main_stream_num,
             self.stream_num

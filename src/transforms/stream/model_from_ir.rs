@@ -1,11 +1,13 @@
 //! Fills the frozen [`StreamGraph`] the stream allocation decides on from a module.
 //!
 //! What GE's allocator sees, read from the IR (dialects/README.md conventions):
-//! * **graphs**: the root `func.func` (`@main` unless told otherwise), then its subgraphs
-//!   in GE's `GetAllSubgraphs` order, taken here as a pre-order walk: a graph, then each
-//!   subgraph its ops name (op order, then the op's subgraph order from the op table),
-//!   each with its own subgraphs before the next sibling. A function named twice is an
-//!   error (a GE subgraph has one parent); functions nobody names are not part of the graph.
+//! * **graphs**: the root `func.func` (`@main` unless told otherwise), then its subgraphs,
+//!   added in a pre-order walk: a graph, then each subgraph its ops name (op order, then
+//!   the op's subgraph order from the op table — GE's subgraph instance order), each with
+//!   its own subgraphs before the next sibling. The allocation visits them in GE's
+//!   `GetAllSubgraphs` order, which it derives ([`StreamGraph::graph_order`]). A function
+//!   named twice is an error (a GE subgraph has one parent); functions nobody names are
+//!   not part of the graph.
 //! * **nodes**: every `ascend` op in block order (program order is a topological order of
 //!   data and control edges), plus `func.return` as GE's NetOutput (`Node_Output`, engine
 //!   `DNN_VM_GE_LOCAL`, no task). Ops of other dialects are not GE nodes and are skipped,

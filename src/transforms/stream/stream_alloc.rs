@@ -29,8 +29,13 @@
 //! (`ENABLE_DYNAMIC_SHAPE_MULTI_STREAM=1`).
 //!
 //! Beyond GE, `minimize-events` (default **on**) drops the events that stream order plus
-//! the remaining events already imply, after GE's three rules: the synchronisation is the
-//! same, with fewer events (`minimize-events=false` gives GE's event set and ids). Each
+//! the remaining events already imply, after GE's three rules, and after the physical split
+//! the split events whose cut the other events already order: the synchronisation is the
+//! same, with fewer events (`minimize-events=false` gives GE's event set and ids). The
+//! statistics report GE's count (`num-events-ge`), the transitive-reduction minimum on the
+//! logical streams (`num-events-minimal`) and on the physical streams
+//! (`num-events-minimal-physical`: the logical minimum plus the cuts nothing else orders),
+//! and the final ids (`num-events`). Each
 //! op's `ascend.stream_reason` names the rule behind its stream (`explain=false` omits it);
 //! `verify` re-checks the result (every cross-stream dependency covered, no sync implied by
 //! the others) and fails the pass on a problem. `partition-budget` bounds the cycle search
@@ -332,6 +337,7 @@ struct Stats {
     events: Statistic,
     events_ge: Statistic,
     events_minimal: Statistic,
+    events_minimal_physical: Statistic,
     notifies: Statistic,
     split_streams: Statistic,
     sync_ops: Statistic,
@@ -356,7 +362,11 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
         ),
         events_minimal: s(
             "num-events-minimal",
-            "Events of the transitive reduction (the minimum)",
+            "Events of the transitive reduction on the logical streams (the minimum)",
+        ),
+        events_minimal_physical: s(
+            "num-events-minimal-physical",
+            "The minimum on the physical streams (plus the split cuts nothing else orders)",
         ),
         notifies: s("num-notifies", "Notifies"),
         split_streams: s("num-split-streams", "Physical streams added by the split"),
@@ -475,6 +485,8 @@ impl StreamAlloc {
         s.events.add(u64::from(alloc.event_num));
         s.events_ge.add(alloc.stats.after_ge_rules as u64);
         s.events_minimal.add(alloc.stats.minimal as u64);
+        s.events_minimal_physical
+            .add(alloc.stats.minimal_physical as u64);
         s.notifies.add(u64::from(alloc.notify_num));
         let split: usize = alloc.split.split_streams.iter().map(|s| s.len()).sum();
         s.split_streams.add(split as u64);

@@ -509,3 +509,35 @@ fn invalid_view_is_rejected() {
     let e = b.err_with(&StreamOptions::default());
     assert!(e.message.contains("duplicate"), "{e}");
 }
+
+/// C.2: graphs are assigned in GE's `GetAllSubgraphs` order, the order GE's topological
+/// sort leaves: `AllGraphNodes` discovers a node's subgraphs in reverse instance order and
+/// walks the first one's nodes first. `b(If: then T, else E)` with a call in `T` owning
+/// `P`, then `c(While: cond C, body B)`: E, T, P, B, C.
+#[test]
+fn subgraphs_in_get_all_subgraphs_order_c2() {
+    let mut b = B::new();
+    let x = b.data("x");
+    let bi = b.n("b", "If", LOCAL);
+    let c = b.n("c", "While", LOCAL);
+    b.chain(&[x, bi, c]);
+    let t = b.sg.add_subgraph("T", bi);
+    let e = b.sg.add_subgraph("E", bi);
+    let call = b.ng(t, "call", "PartitionedCall", LOCAL);
+    let p = b.sg.add_subgraph("P", call);
+    let cc = b.sg.add_subgraph("C", c);
+    let bb = b.sg.add_subgraph("B", c);
+    let names: Vec<&str> =
+        b.sg.graph_order()
+            .into_iter()
+            .map(|g| b.sg.graph(g).name.as_str())
+            .collect();
+    assert_eq!(names, ["g", "E", "T", "P", "B", "C"]);
+    assert_eq!(b.sg.graph_order(), [0, e, t, p, bb, cc]);
+    // The order decides which subgraph opens the next stream first: an HCCL node in each
+    // branch owns a new stream, E's before T's.
+    let he = b.ng(e, "he", "HcomAllReduce", HCCL);
+    let ht = b.ng(t, "ht", "HcomAllReduce", HCCL);
+    let r = b.run();
+    assert!(ls(&r, he) < ls(&r, ht), "{} {}", ls(&r, he), ls(&r, ht));
+}

@@ -201,3 +201,75 @@ fn activation_updated_after_split_c8() {
     assert_eq!(r.activation.active_streams[&act], expect);
     assert_eq!(r.split.stream_tasks.get(&r.stream[act]), Some(&1));
 }
+
+/// An aicore chain `n1..=nk` where every link also runs through an HCCL node on its own
+/// stream: `n_i → h_i → n_{i+1}`, so the events already order each link.
+fn chain_with_detours(k: usize) -> (B, Vec<NodeId>) {
+    let mut b = B::new();
+    let mut v = vec![b.data("x")];
+    let mut detour: Option<NodeId> = None;
+    for i in 1..=k {
+        let n = b.op(&format!("n{i}"), AIC);
+        b.d(v[i - 1], n);
+        if let Some(h) = detour {
+            b.d(h, n);
+        }
+        v.push(n);
+        detour = (i < k).then(|| {
+            // A labelled stream: GE's OptimizeIneffectiveMultiStream would otherwise move
+            // each h_i onto the aicore stream, between its neighbours.
+            let h = b.n(&format!("h{i}"), "HcomAllReduce", HCCL);
+            b.label(h, "comm");
+            b.d(n, h);
+            h
+        });
+    }
+    (b, v)
+}
+
+/// Beyond GE, minimal events on the physical streams: a cut that other events already
+/// order needs no split event. Here every link of the split stream is ordered through the
+/// HCCL stream, so the split adds no event and the final count is the minimum both on the
+/// logical and on the physical streams.
+#[test]
+fn split_event_implied_by_other_events_is_dropped() {
+    let (b, v) = chain_with_detours(10);
+    let o = opts("max-task-normal", "32");
+    let r = b.run_with(&o);
+    let streams: std::collections::BTreeSet<StreamId> =
+        v[1..].iter().map(|&n| r.stream[n]).collect();
+    assert!(streams.len() > 1, "the aicore stream is split: {streams:?}");
+    assert!(split_pairs(&r).is_empty(), "{:?}", split_pairs(&r));
+    assert_eq!(r.stats.split_events, 0);
+    // Both the aicore and the HCCL stream are split; every cut is ordered by the other.
+    let cuts: usize = r.split.split_streams.iter().map(|s| s.len()).sum();
+    assert!(cuts > streams.len() - 1);
+    assert_eq!(r.stats.split_events_implied, cuts);
+    assert_eq!(r.stats.minimal_physical, r.stats.minimal);
+    assert_eq!(r.event_num as usize, r.stats.minimal_physical);
+    assert!(check(&b.sg, &r, &dependencies(&b.sg)).is_empty());
+    // Event ids stay continuous after the drop.
+    let mut ids: Vec<u32> = r.syncs.alive().map(|(_, e)| e.id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..r.event_num).collect::<Vec<_>>());
+    // GE keeps the split events; the minimum does not count them.
+    let mut ge = o.clone();
+    ge.minimize_events = false;
+    let g = b.run_with(&ge);
+    assert_eq!(split_pairs(&g).len(), g.stats.split_events_implied);
+    assert!(g.stats.split_events_implied > 0);
+    assert!(g.event_num as usize > g.stats.minimal_physical);
+}
+
+/// The negative case: with nothing else ordering the cuts, each one needs its event, and
+/// the physical minimum counts them.
+#[test]
+fn necessary_split_events_are_kept_and_counted() {
+    let (b, _) = chain(10);
+    let r = b.run_with(&opts("max-task-normal", "30"));
+    assert_eq!(r.stats.split_events, 3);
+    assert_eq!(r.stats.split_events_implied, 0);
+    assert_eq!(r.stats.minimal, 0);
+    assert_eq!(r.stats.minimal_physical, 3);
+    assert_eq!(r.event_num, 3);
+}
