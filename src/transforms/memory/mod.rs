@@ -183,7 +183,7 @@ impl Counters {
             removed: stat("num-identities-removed", "Number of Identities removed"),
             other: stat(
                 "num-other-nodes-inserted",
-                "Number of AtomicAddrClean / Assign nodes inserted",
+                "Number of AtomicAddrClean / Assign / MemcpyAddrAsync nodes inserted",
             ),
             attrs: stat("num-attrs-set", "Number of GE attributes set on nodes"),
         });

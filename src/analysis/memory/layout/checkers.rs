@@ -5,7 +5,8 @@
 //! GE list order) and the graph, and adds the anchors to isolate to the symbol's conflict
 //! set. Where GE picks "node_a unless node_b has the attribute", so does the code here.
 
-use std::collections::HashSet;
+use std::cell::OnceCell;
+use std::collections::{HashMap, HashSet};
 
 use super::super::model::{mem_type, MemError, MemGraph, NodeId, OutPort};
 use super::super::symbols::{ref_input, Anchor, Symbols};
@@ -14,12 +15,43 @@ use super::table::Checker;
 use super::{Conflicts, Decider, Decision, LayoutFacts};
 use AnchorAttr::*;
 
+/// Who owns the anchors of one symbol, built on the first question (so a pair check does
+/// not rescan the symbol: a symbol with k special anchors stays O(k^2) pairs, not O(k^3)).
+pub(super) struct SymbolIndex {
+    /// Nodes with an output in the symbol.
+    out_nodes: HashSet<NodeId>,
+    /// Each node's inputs in the symbol, in list order.
+    inputs: HashMap<NodeId, Vec<Anchor>>,
+}
+
+impl SymbolIndex {
+    fn build(all: &[Anchor]) -> SymbolIndex {
+        let mut out_nodes = HashSet::new();
+        let mut inputs: HashMap<NodeId, Vec<Anchor>> = HashMap::new();
+        for &x in all {
+            match x {
+                Anchor::Out(p) => {
+                    out_nodes.insert(p.node);
+                }
+                Anchor::In(p) => inputs.entry(p.node).or_default().push(x),
+            }
+        }
+        SymbolIndex { out_nodes, inputs }
+    }
+
+    fn inputs_of(&self, n: NodeId) -> &[Anchor] {
+        self.inputs.get(&n).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// One pair being checked.
 pub(super) struct Ctx<'c> {
     pub g: &'c MemGraph,
     pub facts: &'c LayoutFacts,
     pub symbols: &'c Symbols,
     pub all: &'c [Anchor],
+    /// The symbol's [`SymbolIndex`], built on demand.
+    pub index: &'c OnceCell<SymbolIndex>,
     pub a: Anchor,
     pub b: Anchor,
     pub ta: AttrSet,
@@ -59,6 +91,10 @@ impl Ctx<'_> {
     fn topo(&self, n: NodeId) -> u32 {
         self.facts.topo(n)
     }
+
+    fn index(&self) -> &SymbolIndex {
+        self.index.get_or_init(|| SymbolIndex::build(self.all))
+    }
 }
 
 /// The anchor of `x`'s node with `x`'s index on the input side (GE `GetInAnchor(index)`).
@@ -90,9 +126,7 @@ pub(super) fn is_skip(ctx: &Ctx) -> bool {
 /// GE `IsNodeOutRefFromInput`: an output of the input's node is in the same symbol (the
 /// node's output references this input, so a copy before it would not help).
 fn node_out_ref_from_input(ctx: &Ctx, x: Anchor) -> bool {
-    ctx.all
-        .iter()
-        .any(|y| !y.is_input() && y.node() == x.node())
+    ctx.index().out_nodes.contains(&x.node())
 }
 
 /// GE `Checker::CheckAbsoluteConflict`: isolate an input; of two inputs the one with the
@@ -216,10 +250,10 @@ fn assign_var_insert_identity(ctx: &mut Ctx, var_type: AnchorAttr) -> bool {
         ctx.b.node()
     };
     let found: Vec<Anchor> = ctx
-        .all
+        .index()
+        .inputs_of(ref_node)
         .iter()
         .copied()
-        .filter(|x| x.is_input() && x.node() == ref_node)
         .filter(|x| {
             ctx.g
                 .src(x.node(), x.index())
@@ -382,11 +416,7 @@ fn immutable_out_and_continuous_out(ctx: &mut Ctx) -> Result<(), MemError> {
     } else {
         ctx.a
     };
-    let ref_in = ctx
-        .all
-        .iter()
-        .copied()
-        .find(|x| x.is_input() && x.node() == ref_out.node());
+    let ref_in = ctx.index().inputs_of(ref_out.node()).first().copied();
     match ref_in {
         Some(x) => {
             ctx.mark(x);

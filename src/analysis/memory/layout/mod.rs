@@ -41,6 +41,7 @@ mod ctrl_node;
 pub mod table;
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use super::edits::{insert_identity_after, insert_identity_before};
 use super::model::{GraphId, InPort, MemError, MemGraph, NodeId, Origin, OutPort, Sym, ROOT};
@@ -140,8 +141,9 @@ impl Conflicts {
 pub struct LayoutFacts {
     graph: GraphId,
     info: GraphInfo,
-    /// GE node id (position in the root's `GetAllNodes` walk), `u32::MAX` if not walked.
-    topo: Vec<u32>,
+    /// GE node id (position in the root's `GetAllNodes` walk), `u32::MAX` if not walked;
+    /// shared by the facts of all top graphs of one run.
+    topo: Rc<Vec<u32>>,
     /// Variable name -> node, for names some output references.
     vars: HashMap<Sym, NodeId>,
 }
@@ -149,12 +151,14 @@ pub struct LayoutFacts {
 impl LayoutFacts {
     /// The facts of top graph `graph` (O(nodes)).
     pub fn new(g: &MemGraph, graph: GraphId, opts: LayoutOptions) -> LayoutFacts {
-        let statics = StaticGraphs::new(g);
+        LayoutFacts::with(&RunFacts::new(g), g, graph, opts)
+    }
+
+    /// The facts of top graph `graph` from the whole-model facts of this run (O(nodes of
+    /// `graph`), so a dynamic root with many static subgraphs stays linear).
+    fn with(run: &RunFacts, g: &MemGraph, graph: GraphId, opts: LayoutOptions) -> LayoutFacts {
+        let statics = &run.statics;
         let root_static = statics.is_static(ROOT);
-        let mut topo = vec![u32::MAX; g.nodes.len()];
-        for (i, n) in g.all_nodes().into_iter().enumerate() {
-            topo[n.0 as usize] = i as u32;
-        }
         let walk = g.all_nodes_of(graph);
         let wanted: HashSet<Sym> = walk
             .iter()
@@ -173,11 +177,11 @@ impl LayoutFacts {
             graph,
             info: GraphInfo {
                 root_static,
-                feature_map_refreshable: feature_map_refreshable(&statics, graph, opts),
+                feature_map_refreshable: feature_map_refreshable(statics, graph, opts),
                 user_input_nopadding_continuous_output: !opts.offline,
                 physical_memory_refreshable: opts.physical_memory_refreshable,
             },
-            topo,
+            topo: run.topo.clone(),
             vars,
         }
     }
@@ -302,6 +306,7 @@ impl LayoutFacts {
         if special.is_empty() {
             return Ok(result);
         }
+        let index = std::cell::OnceCell::new();
         for i in 0..anchors.len() {
             let partners: &mut dyn Iterator<Item = usize> = if types[i].is_inert() {
                 let from = special.partition_point(|&j| j <= i);
@@ -315,6 +320,7 @@ impl LayoutFacts {
                     facts: self,
                     symbols,
                     all: anchors,
+                    index: &index,
                     a: anchors[i],
                     b: anchors[j],
                     ta: types[i],
@@ -404,6 +410,25 @@ fn check_pair(
         }
     }
     Ok(())
+}
+
+/// What every top graph's facts share: GE node ids and which graphs are static.
+struct RunFacts {
+    topo: Rc<Vec<u32>>,
+    statics: StaticGraphs,
+}
+
+impl RunFacts {
+    fn new(g: &MemGraph) -> RunFacts {
+        let mut topo = vec![u32::MAX; g.nodes.len()];
+        for (i, n) in g.all_nodes().into_iter().enumerate() {
+            topo[n.0 as usize] = i as u32;
+        }
+        RunFacts {
+            topo: Rc::new(topo),
+            statics: StaticGraphs::new(g),
+        }
+    }
 }
 
 /// Which graphs are static: no unknown-shape node in them or any subgraph nested in them
@@ -521,8 +546,9 @@ pub fn plan_mem_layout_conflict(g: &mut MemGraph, opts: LayoutOptions) -> Result
             ctrl_node::solve(g, &mut plan, &mut namer, t)?;
         }
         g.normalize();
+        let run = RunFacts::new(g);
         for &t in &tops {
-            process(g, &mut plan, &mut namer, t, opts)?;
+            process(g, &mut plan, &mut namer, &run, t, opts)?;
             g.normalize();
         }
         plan.stats.rounds = round as u64 + 1;
@@ -540,11 +566,12 @@ fn process(
     g: &mut MemGraph,
     plan: &mut Plan,
     namer: &mut Namer,
+    run: &RunFacts,
     graph: GraphId,
     opts: LayoutOptions,
 ) -> Result<(), MemError> {
     let symbols = Symbols::build(g, graph);
-    let facts = LayoutFacts::new(g, graph, opts);
+    let facts = LayoutFacts::with(run, g, graph, opts);
     plan.stats.nodes_visited += g.all_nodes_of(graph).len() as u64;
     for s in symbols.ge_order(g) {
         let anchors: Vec<Anchor> = symbols.anchors(s).collect();
