@@ -282,7 +282,7 @@ fn check_cluster_overlaps(
     let mut reach: Option<(SymbolId, i64, SymbolId)> = None; // (root, furthest end, owner)
     for &(root, rel, end, s) in &placed {
         if let Some((r, far, owner)) = reach {
-            let same_alias = alias.get(&s).is_some() && alias.get(&s) == alias.get(&owner);
+            let same_alias = alias.contains_key(&s) && alias.get(&s) == alias.get(&owner);
             if r == root && far > rel && !same_alias {
                 let (a, b) = (symbols.name_anchor(owner), symbols.name_anchor(s));
                 return Err(MemError::at(

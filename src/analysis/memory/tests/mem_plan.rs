@@ -648,6 +648,11 @@ fn every_plan_of_a_random_model_passes_the_checker_within_its_bounds() {
         multi > SEEDS as usize / 4,
         "only {multi} multi-stream plans"
     );
+    // The properties are not vacuous: groups are laid out, memory is reused, and streams
+    // refuse some reuses.
+    assert!(groups > SEEDS as usize, "only {groups} continuous groups");
+    assert!(reused > planned * 3 / 4, "only {reused} plans reuse memory");
+    assert!(rejected > 0, "no cross-stream reuse was ever refused");
 }
 
 #[test]
