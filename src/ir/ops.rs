@@ -376,6 +376,38 @@ pub fn str_list_attr<'c>(context: ContextRef<'c>, values: &[&str]) -> Attribute<
     prim::array_attr(context, &elements)
 }
 
+/// `dict` with the entries `set` added or replaced (a dictionary attribute; `None` when
+/// `dict` is not one).
+pub fn dict_with<'c>(
+    context: ContextRef<'c>,
+    dict: Attribute<'c>,
+    set: &[(&str, Attribute<'c>)],
+) -> Option<Attribute<'c>> {
+    let dict = melior::ir::attribute::DictionaryAttribute::try_from(dict).ok()?;
+    let mut entries: Vec<(Identifier<'c>, Attribute<'c>)> =
+        Vec::with_capacity(dict.len() + set.len());
+    for i in 0..dict.len() {
+        let (name, value) = dict.element(i).ok()?;
+        let text = name.as_string_ref();
+        if set.iter().any(|(n, _)| text.as_str() == Ok(*n)) {
+            continue;
+        }
+        entries.push((name, value));
+    }
+    entries.extend(set.iter().map(|&(n, v)| (prim::identifier(context, n), v)));
+    Some(prim::dictionary_attr(context, &entries))
+}
+
+/// An array attribute of `elements` in `context`.
+pub fn array_attr_value<'c>(context: ContextRef<'c>, elements: &[Attribute<'c>]) -> Attribute<'c> {
+    prim::array_attr(context, elements)
+}
+
+/// A bool attribute in `context`.
+pub fn bool_attr_value(context: ContextRef<'_>, value: bool) -> Attribute<'_> {
+    prim::bool_attr(context, value)
+}
+
 /// A string attribute in `context` (for attributes built once and set on many ops).
 pub fn str_attr_value<'c>(context: ContextRef<'c>, value: &str) -> Attribute<'c> {
     prim::string_attr(context, value)

@@ -169,6 +169,29 @@ pub(crate) fn array_attr<'c>(ctx: ContextRef<'c>, elements: &[Attribute<'c>]) ->
     }
 }
 
+/// A dictionary attribute `{name = value, ...}` in `ctx` (MLIR sorts the entries).
+pub(crate) fn dictionary_attr<'c>(
+    ctx: ContextRef<'c>,
+    entries: &[(Identifier<'c>, Attribute<'c>)],
+) -> Attribute<'c> {
+    let raw: Vec<mlir_sys::MlirNamedAttribute> = entries
+        .iter()
+        .map(|(name, value)| mlir_sys::MlirNamedAttribute {
+            name: name.to_raw(),
+            attribute: value.to_raw(),
+        })
+        .collect();
+    // SAFETY: `ctx` is live; the names and values are live objects of it, only read during
+    // the call (the dictionary is uniqued in the context).
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(
+            raw_context(ctx),
+            raw.len() as isize,
+            raw.as_ptr(),
+        ))
+    }
+}
+
 /// A bool attribute in `ctx`.
 pub(crate) fn bool_attr<'c>(ctx: ContextRef<'c>, value: bool) -> Attribute<'c> {
     // SAFETY: `ctx` is live; bool attributes are uniqued in it.

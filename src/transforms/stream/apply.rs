@@ -4,7 +4,10 @@
 //! What changes:
 //! * every ascend op of the graph gets `stream_id` (physical, after the split) and
 //!   `_logic_stream_id` (logical; -1 for data-like sources, which GE parks on stream 0),
-//!   `_attached_stream_ids` / `_logic_attached_stream_ids` when it has attached streams,
+//!   `_attached_stream_ids` / `_logic_attached_stream_ids` when it has attached streams
+//!   (and, as GE's `SetAttachedStreamIds`, `_attached_resource_id` = the physical attached
+//!   stream and `_attached_resource_is_valid` in each element of its
+//!   `_attached_stream_info_list` that got a stream),
 //!   `active_stream_list` when it activates streams (and `_active_label_list` when the
 //!   allocation rewrote it), and `ascend.stream_reason = "<rule>: <why>"`;
 //! * the StreamActive ops planned after StreamSwitch nodes are created right after their
@@ -21,19 +24,24 @@
 //! * the root function gets the model's totals: `stream_num`, `event_num`, `notify_num`,
 //!   and `ascend.physical_to_logical_stream` (entry `p` is physical stream `p`'s logical id).
 
-use super::model_from_ir::IrModel;
+use super::model_from_ir::{
+    attr::{ATTACHED_STREAM_INFO_LIST, RESOURCE_ID, RESOURCE_IS_VALID},
+    IrModel,
+};
 use crate::{
     analysis::stream::{Allocation, NodeId, StreamId, SyncKind},
     ir::{
         ops::{
-            build_op_with_ctrl_type, ctrl_operands, ctrl_result, ctrl_type, data_operands,
-            i64_attr_value, int_list_attr, set_attr, set_operands, str_attr_value, str_list_attr,
-            OpTemplate, NAME_ATTR,
+            array_attr_value, bool_attr_value, build_op_with_ctrl_type, ctrl_operands, ctrl_result,
+            ctrl_type, data_operands, dict_with, i64_attr_value, int_list_attr, set_attr,
+            set_operands, str_attr_value, str_list_attr, OpTemplate, NAME_ATTR,
         },
         IrError, IrRewriter,
     },
 };
-use melior::ir::{operation::OperationLike, Attribute, Location, OperationRef, Value};
+use melior::ir::{
+    attribute::ArrayAttribute, operation::OperationLike, Attribute, Location, OperationRef, Value,
+};
 use std::collections::HashMap;
 
 /// Attribute names written here.
@@ -138,6 +146,50 @@ pub fn apply<'c, 'a>(
                 );
             }
         }
+    }
+
+    // GE's SetAttachedStreamIds: each element of `_attached_stream_info_list` that got a
+    // stream records it (the physical id after the split) and is marked valid.
+    for &(n, start) in &model.attached_lists {
+        let op = model.ops[n];
+        let reqs = &sg.node(n).attrs.attached;
+        let Some(list) = op
+            .attribute(ATTACHED_STREAM_INFO_LIST)
+            .ok()
+            .and_then(|a| ArrayAttribute::try_from(a).ok())
+        else {
+            continue;
+        };
+        let mut elements = Vec::with_capacity(list.len());
+        for j in 0..list.len() {
+            let Ok(element) = list.element(j) else {
+                continue;
+            };
+            let r = start + j;
+            let stream = reqs.get(r).filter(|req| req.required).and_then(|_| {
+                let k = reqs[..r].iter().filter(|q| q.required).count();
+                alloc.attached[n].get(k)
+            });
+            let element = match stream {
+                Some(&s) => dict_with(
+                    context,
+                    element,
+                    &[
+                        (RESOURCE_ID, int(s)),
+                        (RESOURCE_IS_VALID, bool_attr_value(context, true)),
+                    ],
+                )
+                .unwrap_or(element),
+                None => element,
+            };
+            elements.push(element);
+        }
+        set_attr(
+            &rw,
+            op,
+            ATTACHED_STREAM_INFO_LIST,
+            array_attr_value(context, &elements),
+        );
     }
 
     let logical_of = |s: StreamId| -> StreamId {

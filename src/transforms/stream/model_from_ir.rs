@@ -82,6 +82,11 @@ pub mod attr {
     pub const RESOURCE_REUSE_KEY: &str = "_attached_resource_reuse_key";
     pub const RESOURCE_FORCE_REUSE: &str = "_attached_resource_force_reuse";
     pub const RESOURCE_REQUIRED: &str = "_attached_resource_required_flag";
+    /// Written back: the element's (physical) attached stream, and that it is valid.
+    /// (GE's `ATTR_NAME_ATTACHED_RESOURCE_ID` / `_IS_VALID`; the literal names follow the
+    /// other `_attached_resource_*` keys.)
+    pub const RESOURCE_ID: &str = "_attached_resource_id";
+    pub const RESOURCE_IS_VALID: &str = "_attached_resource_is_valid";
 }
 
 /// The view plus what the pass writes back to.
@@ -97,6 +102,10 @@ pub struct IrModel<'c, 'a> {
     pub dynamic_shape: bool,
     /// The first op showing the module is already stream-allocated.
     pub allocated: Option<OperationRef<'c, 'a>>,
+    /// Nodes carrying `_attached_stream_info_list`, with the index of its first element's
+    /// request in the node's [`NodeAttrs::attached`] (the single form comes first): the
+    /// write-back records each element's stream there, as GE does.
+    pub attached_lists: Vec<(NodeId, usize)>,
 }
 
 impl<'c, 'a> IrModel<'c, 'a> {
@@ -155,6 +164,7 @@ pub fn build<'c, 'a>(
             funcs: Vec::new(),
             dynamic_shape: false,
             allocated: None,
+            attached_lists: Vec::new(),
         },
         local: FastMap::default(),
         ctrl: ctrl_type(root_func.context()).ok(),
@@ -339,6 +349,9 @@ impl<'c, 'a> Builder<'c, 'a> {
                     .model
                     .graph
                     .add_node(g, &node_name, &node.ge_type, &node.engine);
+                if let Some(start) = node.list_start {
+                    self.model.attached_lists.push((n, start));
+                }
                 *self.model.graph.attrs_mut(n) = node.attrs;
                 for symbol in node.subgraphs {
                     children.push((n, symbol));
@@ -413,6 +426,8 @@ struct NodeInfo<'c> {
     attrs: NodeAttrs,
     subgraphs: Vec<String>,
     allocated: bool,
+    /// Index of the first `_attached_stream_info_list` request in `attrs.attached`.
+    list_start: Option<usize>,
 }
 
 /// Reads one op: GE type and engine from the op table (as [`semantics::semantic_def`]
@@ -438,6 +453,7 @@ impl Caches {
             attrs: NodeAttrs::default(),
             subgraphs: Vec::new(),
             allocated: false,
+            list_start: None,
         };
         let mut engine_override: Option<String> = None;
         let mut group: Option<String> = None;
@@ -492,6 +508,7 @@ impl Caches {
                 attr::EVENT_MULTIPLEXING => a.event_multiplexing = strings()?,
                 attr::ATTACHED_STREAM_INFO => single_info = Some(value),
                 attr::ATTACHED_STREAM_INFO_LIST => {
+                    info.list_start = Some(0);
                     a.attached.extend(attached_v2(value).map_err(|m| bad(&m))?)
                 }
                 attr::GROUP => group = as_str(value).map(str::to_string),
@@ -560,6 +577,9 @@ impl Caches {
                 )
             })?;
             // The single form comes first, as GE reads it first.
+            if let Some(start) = info.list_start.as_mut() {
+                *start += reqs.len();
+            }
             info.attrs.attached.splice(0..0, reqs);
         }
         Ok(info)

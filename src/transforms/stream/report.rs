@@ -7,7 +7,7 @@
 
 use crate::analysis::stream::{Allocation, StreamGraph, StreamOptions};
 use serde_json::{json, Value};
-use std::io::Write;
+use std::{collections::BTreeSet, io::Write, sync::Mutex};
 
 /// `summary-format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +112,14 @@ pub fn skipped_text(root: &str, why: &str, format: SummaryFormat) -> String {
     }
 }
 
-/// Writes `text` to `path` (`-` is standard output).
+/// Files this process has written a report to.
+static WRITTEN: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+
+/// Writes `text` to `path` (`-` is standard output). The first write to a file in this
+/// process truncates it and later ones append: with `--split-input-file` every chunk runs
+/// its own pass and the file holds every chunk's report, in chunk order (one JSON document
+/// per chunk — a JSON text sequence `jq` reads as is —, one table, or one `digraph` per
+/// chunk, which Graphviz renders one by one).
 pub fn write_to(path: &str, text: &str) -> Result<(), String> {
     if path == "-" {
         let mut out = std::io::stdout().lock();
@@ -121,5 +128,16 @@ pub fn write_to(path: &str, text: &str) -> Result<(), String> {
             .and_then(|()| out.flush())
             .map_err(|e| format!("cannot write standard output: {e}"));
     }
-    std::fs::write(path, text).map_err(|e| format!("cannot write '{path}': {e}"))
+    let mut written = WRITTEN.lock().unwrap_or_else(|e| e.into_inner());
+    let append = written.contains(path);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(append)
+        .truncate(!append)
+        .open(path);
+    file.and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| format!("cannot write '{path}': {e}"))?;
+    written.insert(path.to_string());
+    Ok(())
 }

@@ -42,8 +42,10 @@
 //! of GE's engine partitioner (see `analysis::stream::partition`); smaller is faster on
 //! graphs with many HCCL nodes and can only yield more engine subgraphs.
 //!
-//! With `--split-input-file`, each chunk writes its summary/Graphviz to the same path: the
-//! file holds the last chunk's (`-` prints every chunk's).
+//! With `--split-input-file`, each chunk's pass writes its summary / Graphviz after the
+//! previous chunks' (the first write of the process truncates the file): the file holds
+//! one JSON document (or table, or `digraph`) per chunk, in chunk order; `-` prints them
+//! the same way.
 //!
 //! Idempotence: a module that is already allocated (it holds Send/Recv/notify ops or ops
 //! with `_logic_stream_id`) is left unchanged — running the pass again must not add events.
