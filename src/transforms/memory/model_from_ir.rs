@@ -40,7 +40,10 @@
 //! Ops are mapped to [`NodeId`]s by [`OpKey`] while building; [`IrModel::ops`] maps back.
 
 use crate::{
-    analysis::memory::model::{Atomic, GraphId, MemGraph, NodeId, Origin, Sem, Sym, ROOT},
+    analysis::{
+        fast_hash::FastMap,
+        memory::model::{Atomic, GraphId, MemGraph, NodeId, Origin, Sem, Sym, ROOT},
+    },
     dialect::{op_table, semantics, Arity, AttrValue, OpView, Trait},
     ir::{
         ops::{self, OpKey, OpKeyMap, Producer},
@@ -53,7 +56,7 @@ use melior::ir::{
     r#type::{RankedTensorType, ShapedTypeLike, TypeLike},
     BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use std::{collections::HashMap, hash::BuildHasherDefault, rc::Rc};
+use std::rc::Rc;
 
 /// The attribute naming the pass that inserted an op (a pass flag).
 pub const INSERTED_BY: &str = "ascend.inserted_by";
@@ -125,7 +128,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
                 module,
             },
             by_op: OpKeyMap::default(),
-            shapes: HashMap::default(),
+            shapes: FastMap::default(),
         };
         let mut partitioned = None;
         for entry in tree.outermost_first() {
@@ -186,7 +189,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
 struct Builder<'c, 'a> {
     model: IrModel<'c, 'a>,
     by_op: OpKeyMap<NodeId>,
-    shapes: HashMap<ShapeKey, Rc<Shape>, BuildHasherDefault<ops::AddressHasher>>,
+    shapes: FastMap<ShapeKey, Rc<Shape>>,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
