@@ -40,38 +40,8 @@ impl OpKey {
     }
 }
 
-/// A hasher for [`OpKey`]s (and other addresses): a multiplicative mix of the one word
-/// hashed. Op addresses are distinct and not attacker-chosen, so SipHash's protection buys
-/// nothing, and maps of a million ops are built on every pass run.
-#[derive(Clone, Copy, Default)]
-pub struct AddressHasher(u64);
-
-impl std::hash::Hasher for AddressHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        // Fibonacci hashing; the rotation brings the well-mixed high bits down to the bucket
-        // index bits hashbrown reads.
-        self.0 = (self.0 ^ x)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(26);
-    }
-
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-}
-
 /// A map keyed by op identity.
-pub type OpKeyMap<V> = HashMap<OpKey, V, std::hash::BuildHasherDefault<AddressHasher>>;
+pub type OpKeyMap<V> = crate::analysis::fast_hash::FastMap<OpKey, V>;
 
 /// The address of the uniqued attribute `name` of `op` (0 when absent): MLIR uniques
 /// attributes per context, so two ops carry equal values exactly when the addresses match,

@@ -20,6 +20,7 @@
 //! * `Output::consumers` is in GE's edge order; new edges are appended (GE's `AddEdge`).
 //! * Control edges: `ctrl_in` / `ctrl_out` mirror each other.
 
+use super::super::fast_hash::{FastMap, FastSet};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -1094,8 +1095,8 @@ impl MemGraph {
             }
             let pending = std::mem::take(&mut self.graphs[gi].pending);
             let mut head = Vec::new();
-            let mut before: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
-            let mut after: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+            let mut before: FastMap<NodeId, Vec<NodeId>> = FastMap::default();
+            let mut after: FastMap<NodeId, Vec<NodeId>> = FastMap::default();
             for (p, n) in pending {
                 if self.node(n).removed {
                     continue;
@@ -1141,8 +1142,8 @@ impl MemGraph {
     fn emit(
         &self,
         n: NodeId,
-        before: &mut HashMap<NodeId, Vec<NodeId>>,
-        after: &mut HashMap<NodeId, Vec<NodeId>>,
+        before: &mut FastMap<NodeId, Vec<NodeId>>,
+        after: &mut FastMap<NodeId, Vec<NodeId>>,
         out: &mut Vec<NodeId>,
     ) {
         if let Some(bs) = before.remove(&n) {
@@ -1160,7 +1161,7 @@ impl MemGraph {
 
     /// Whether `order` respects every data and control edge inside the graph.
     pub fn is_topological(&self, order: &[NodeId]) -> bool {
-        let mut pos = HashMap::with_capacity(order.len());
+        let mut pos = FastMap::with_capacity_and_hasher(order.len(), Default::default());
         for (i, &n) in order.iter().enumerate() {
             pos.insert(n, i);
         }
@@ -1187,11 +1188,11 @@ impl MemGraph {
     fn stable_topo_sort(&self, order: &[NodeId]) -> Vec<NodeId> {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
-        let pos: HashMap<NodeId, usize> = order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-        let mut indeg: HashMap<NodeId, usize> = HashMap::new();
-        let mut succ: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+        let pos: FastMap<NodeId, usize> = order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+        let mut indeg: FastMap<NodeId, usize> = FastMap::default();
+        let mut succ: FastMap<NodeId, Vec<NodeId>> = FastMap::default();
         for &n in order {
-            let mut seen = HashSet::new();
+            let mut seen = FastSet::default();
             for p in self.preds(n) {
                 if pos.contains_key(&p) && seen.insert(p) {
                     *indeg.entry(n).or_default() += 1;
@@ -1217,7 +1218,7 @@ impl MemGraph {
         }
         if out.len() < order.len() {
             // A cycle: keep the remaining nodes in their old order (the verifier reports it).
-            let placed: HashSet<NodeId> = out.iter().copied().collect();
+            let placed: FastSet<NodeId> = out.iter().copied().collect();
             out.extend(order.iter().filter(|n| !placed.contains(n)));
         }
         out

@@ -7,7 +7,9 @@
 //! that own subgraphs (If/Case/PartitionedCall); While-family nodes are ScopeWriteable inputs
 //! and SoftRead outputs and their subgraphs are left to SubgraphPass.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use super::super::fast_hash::{FastMap, FastSet};
 use std::fmt;
 
 use super::model::{GraphId, InPort, MemError, MemGraph, NodeId, OutPort};
@@ -212,11 +214,11 @@ pub fn subgraph_data_source(g: &MemGraph, data: NodeId, idx: u32) -> Option<OutP
 /// plus the full rules B.3 / B.4 that consult them.
 #[derive(Clone, Debug, Default)]
 pub struct RwTypes {
-    data_input: HashMap<NodeId, InputRw>,
-    net_output: HashMap<(NodeId, u32), OutputRw>,
+    data_input: FastMap<NodeId, InputRw>,
+    net_output: FastMap<(NodeId, u32), OutputRw>,
     /// Data nodes of each marked subgraph by parent index (GE's `subgraph_inputs_`).
-    datas: HashMap<(GraphId, u32), NodeId>,
-    marked: HashSet<GraphId>,
+    datas: FastMap<(GraphId, u32), NodeId>,
+    marked: FastSet<GraphId>,
 }
 
 /// A subgraph NetOutput input that must be fed through a new Identity (B.5): the producer's
@@ -358,16 +360,16 @@ pub fn mark_subgraphs(g: &MemGraph) -> Result<(RwTypes, Vec<NetOutputIsolation>)
     Ok((rw, isolations))
 }
 
-fn mark_subgraph(
-    g: &MemGraph,
+fn mark_subgraph<'g>(
+    g: &'g MemGraph,
     sg: GraphId,
     parent: NodeId,
     rw: &mut RwTypes,
     isolations: &mut Vec<NetOutputIsolation>,
-    seen_names: &mut HashSet<String>,
+    seen_names: &mut HashSet<&'g str>,
 ) -> Result<(), MemError> {
-    let name = &g.graph(sg).name;
-    if !seen_names.insert(name.clone()) {
+    let name = g.graph(sg).name.as_str();
+    if !seen_names.insert(name) {
         return Err(MemError::at(
             g,
             parent,
@@ -375,7 +377,7 @@ fn mark_subgraph(
         ));
     }
     rw.marked.insert(sg);
-    let mut indices: HashMap<u32, NodeId> = HashMap::new();
+    let mut indices: FastMap<u32, NodeId> = FastMap::default();
     for &n in &g.graph(sg).order {
         let node = g.node(n);
         if node.sem.data {

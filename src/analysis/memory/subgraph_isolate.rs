@@ -72,6 +72,16 @@ fn memcpy_after(
 /// Whether the op behind input `c` (or an op reached through ref outputs) needs continuous
 /// input memory (GE's `TraverseRefChain` with the continuous-input judge).
 pub fn input_continuous_required(g: &MemGraph, c: InPort) -> bool {
+    // Most inputs are plain reads: answer those without the traversal's allocations.
+    let s = g.node(c.node).sem;
+    if s.continuous_input || s.nopad_continuous_input {
+        return true;
+    }
+    let refs_on = (0..g.node(c.node).outputs.len() as u32)
+        .any(|o| ref_input_of_output(g, c.node, o) == Some(c.index));
+    if !refs_on {
+        return false;
+    }
     let mut stack = vec![c];
     let mut seen = HashSet::new();
     while let Some(cur) = stack.pop() {

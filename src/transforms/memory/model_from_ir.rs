@@ -45,9 +45,12 @@
 //! Ops are mapped to [`NodeId`]s by [`OpKey`] while building; [`IrModel::ops`] maps back.
 
 use crate::{
-    analysis::memory::model::{
-        Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId, ROOT,
-        UNKNOWN_DIM,
+    analysis::{
+        fast_hash::FastMap,
+        memory::model::{
+            Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId,
+            ROOT, UNKNOWN_DIM,
+        },
     },
     dialect::{op_table, semantics, Arity, AttrValue, OpView, Trait},
     ir::{
@@ -61,7 +64,7 @@ use melior::ir::{
     r#type::{DimSize, IntegerType, RankedTensorType, ShapedTypeLike, TypeLike},
     BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use std::{collections::HashMap, hash::BuildHasherDefault, rc::Rc};
+use std::rc::Rc;
 
 /// The attribute naming the pass that inserted an op (a pass flag).
 pub const INSERTED_BY: &str = "ascend.inserted_by";
@@ -146,8 +149,8 @@ impl<'c, 'a> IrModel<'c, 'a> {
                 module,
             },
             by_op: OpKeyMap::default(),
-            shapes: HashMap::default(),
-            tensors: HashMap::new(),
+            shapes: FastMap::default(),
+            tensors: FastMap::default(),
         };
         let mut partitioned = None;
         for entry in tree.outermost_first() {
@@ -208,9 +211,9 @@ impl<'c, 'a> IrModel<'c, 'a> {
 struct Builder<'c, 'a> {
     model: IrModel<'c, 'a>,
     by_op: OpKeyMap<NodeId>,
-    shapes: HashMap<ShapeKey, Rc<Shape>, BuildHasherDefault<ops::AddressHasher>>,
+    shapes: FastMap<ShapeKey, Rc<Shape>>,
     /// MLIR type (uniqued, so its pointer) -> interned tensor desc.
-    tensors: HashMap<usize, TensorId>,
+    tensors: FastMap<usize, TensorId>,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
