@@ -48,8 +48,8 @@ use crate::{
     analysis::{
         fast_hash::FastMap,
         memory::model::{
-            Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId,
-            ROOT, UNKNOWN_DIM,
+            Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId, ROOT,
+            UNKNOWN_DIM,
         },
     },
     dialect::{op_table, semantics, Arity, AttrValue, OpView, Trait},
