@@ -164,5 +164,8 @@ fn buffer_fusion_holds_vacuously_without_inputs_as_in_ge() {
     };
     let plan = plan_io_offsets(&b.g, &offsets, &attrs).unwrap();
     assert_eq!(plan.nodes_visited, 1);
-    assert!(plan.pairs.is_empty(), "no input, so no pair, but no error either");
+    assert!(
+        plan.pairs.is_empty(),
+        "no input, so no pair, but no error either"
+    );
 }
