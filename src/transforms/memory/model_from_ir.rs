@@ -40,6 +40,7 @@
 //!
 //! Ops are mapped to [`NodeId`]s by [`OpKey`] while building; [`IrModel::ops`] maps back.
 
+use crate::analysis::fast_hash::FxHashMap;
 use crate::{
     analysis::memory::model::{
         Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId, ROOT,
@@ -57,7 +58,7 @@ use melior::ir::{
     r#type::{DimSize, IntegerType, RankedTensorType, ShapedTypeLike, TypeLike},
     BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use std::{collections::HashMap, rc::Rc};
+use std::rc::Rc;
 
 /// The attribute naming the pass that inserted an op (a pass flag).
 pub const INSERTED_BY: &str = "ascend.inserted_by";
@@ -138,9 +139,9 @@ impl<'c, 'a> IrModel<'c, 'a> {
                 blocks: Vec::new(),
                 module,
             },
-            by_op: HashMap::new(),
-            shapes: HashMap::new(),
-            tensors: HashMap::new(),
+            by_op: FxHashMap::default(),
+            shapes: FxHashMap::default(),
+            tensors: FxHashMap::default(),
         };
         for entry in tree.outermost_first() {
             let Some(e) = tree.get(entry) else { continue };
@@ -188,10 +189,10 @@ impl<'c, 'a> IrModel<'c, 'a> {
 
 struct Builder<'c, 'a> {
     model: IrModel<'c, 'a>,
-    by_op: HashMap<OpKey, NodeId>,
-    shapes: HashMap<ShapeKey, Rc<Shape>>,
+    by_op: FxHashMap<OpKey, NodeId>,
+    shapes: FxHashMap<ShapeKey, Rc<Shape>>,
     /// MLIR type (uniqued, so its pointer) -> interned tensor desc.
-    tensors: HashMap<usize, TensorId>,
+    tensors: FxHashMap<usize, TensorId>,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -591,16 +592,13 @@ pub const PORT_ATTRS: &[&str] = &[
 /// only its ports read). One pass over the op's attributes.
 fn per_op_attrs(op: OperationRef) -> (bool, bool) {
     let (mut semantic, mut port) = (false, false);
-    for (name, _) in op.attributes() {
-        let Ok(n) = name.as_string_ref().as_str() else {
-            continue;
-        };
-        if PORT_ATTRS.contains(&n) {
+    ops::for_each_attribute_name(op, |n| {
+        if PORT_ATTRS.iter().any(|a| a.as_bytes() == n) {
             port = true;
-        } else if PER_OP_ATTRS.contains(&n) {
+        } else if PER_OP_ATTRS.iter().any(|a| a.as_bytes() == n) {
             semantic = true;
         }
-    }
+    });
     (semantic, port)
 }
 
