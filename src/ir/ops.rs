@@ -278,6 +278,14 @@ pub fn display_name(op: OperationRef) -> String {
 // The readers test the kind with `is_*` first: melior's failing `try_from` prints the
 // attribute into its error message, which is slow for large attributes.
 
+/// Calls `f` with the name of each of `op`'s attributes as bytes (no UTF-8 validation; see
+/// [`prim::string_ref_bytes`]), in the op's attribute order.
+pub fn for_each_attribute_name(op: OperationRef, mut f: impl FnMut(&[u8])) {
+    for (name, _) in op.attributes() {
+        f(prim::string_ref_bytes(name.as_string_ref()));
+    }
+}
+
 /// A string attribute.
 pub fn str_attr<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<&'c str> {
     let attr = op.attribute(name).ok().filter(|a| a.is_string())?;

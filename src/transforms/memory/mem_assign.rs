@@ -20,6 +20,7 @@ use super::{
     },
     ROOT_OPTION,
 };
+use crate::analysis::fast_hash::FastMap;
 use crate::{
     analysis::memory::{
         mem_plan::{plan_memory, MemKind, MemPlan},
@@ -41,7 +42,6 @@ use melior::{
     },
     pass::Pass,
 };
-use std::collections::HashMap;
 
 /// Options of the pass.
 pub const OPTIONS: &[OptionSpec] = &[ROOT_OPTION];
@@ -190,7 +190,7 @@ fn write_plan(model: &IrModel, symbols: &Symbols, plan: &MemPlan) {
     let rw = rewriter.rewriter();
     let context = model.module.context();
     // Offset lists repeat (a block's offset is shared by its anchors): build each once.
-    let mut cache: HashMap<Vec<i64>, Attribute> = HashMap::new();
+    let mut cache: FastMap<Vec<i64>, Attribute> = FastMap::default();
     let mut list = |values: Vec<i64>| {
         *cache
             .entry(values)

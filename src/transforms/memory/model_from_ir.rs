@@ -613,16 +613,13 @@ pub const PORT_ATTRS: &[&str] = &[
 /// only its ports read). One pass over the op's attributes.
 fn per_op_attrs(op: OperationRef) -> (bool, bool) {
     let (mut semantic, mut port) = (false, false);
-    for (name, _) in op.attributes() {
-        let Ok(n) = name.as_string_ref().as_str() else {
-            continue;
-        };
-        if PORT_ATTRS.contains(&n) {
+    ops::for_each_attribute_name(op, |n| {
+        if PORT_ATTRS.iter().any(|a| a.as_bytes() == n) {
             port = true;
-        } else if PER_OP_ATTRS.contains(&n) {
+        } else if PER_OP_ATTRS.iter().any(|a| a.as_bytes() == n) {
             semantic = true;
         }
-    }
+    });
     (semantic, port)
 }
 

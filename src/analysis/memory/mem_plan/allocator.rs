@@ -18,6 +18,14 @@
 //! block tries the next fitting region, and if none qualifies, takes fresh memory at the
 //! top.
 //!
+//! Size classes that nest: GE's sizes carry slack (a tensor of 2^k bytes takes 2^k + 512
+//! after the 32-byte slack and the 512 alignment), so two halves never fit exactly where a
+//! whole was (2 * (2^(k-1) + 512) = 2^k + 1024) and a long-lived half cut into a whole's slot
+//! leaves 512 bytes too little for the next half: 1.25x the lower bound on ResNet. The scan
+//! therefore places every block at a *normalised* size ([`nested_sizes`]): a size just
+//! below a multiple of a smaller size class (within 1/256) is rounded up to that multiple,
+//! so slots nest exactly. The bounds stay computed on the true sizes.
+//!
 //! Why this and not greedy-by-size: placing the largest tensors first needs, for every
 //! tensor, the address ranges of all placed tensors whose lifetimes overlap it, which is
 //! quadratic on training graphs where thousands of activations stay live from the forward
@@ -250,10 +258,78 @@ fn merge_records(
     (out.len() <= MAX_RECORD).then_some(out)
 }
 
+/// Most extra bytes, relative to a size, a size class may be rounded up by to nest.
+pub const NEST_TOLERANCE: i64 = 256;
+
+/// Most copies of a smaller class a size may be rounded up to (and most smaller classes
+/// tried per size).
+pub const NEST_FACTOR: i64 = 16;
+const NEST_CANDIDATES: usize = 64;
+
+/// The size each distinct block size is placed at (see the module doc): ascending, each
+/// size becomes the smallest `k * t` (t an already normalised smaller class, k <= 16) that
+/// is at least the size and at most 1/256 above it, else stays.
+pub fn nested_sizes(sizes: impl Iterator<Item = i64>) -> BTreeMap<i64, i64> {
+    let distinct: BTreeSet<i64> = sizes.collect();
+    let mut map: BTreeMap<i64, i64> = BTreeMap::new();
+    for &s in &distinct {
+        let mut best = s;
+        let lo = (s + NEST_FACTOR - 1) / NEST_FACTOR;
+        for (_, &t) in map.range(lo..s).rev().take(NEST_CANDIDATES) {
+            if t <= 0 {
+                continue;
+            }
+            let k = (s + t - 1) / t;
+            let rounded = k * t;
+            if k <= NEST_FACTOR
+                && (rounded - s) * NEST_TOLERANCE <= s
+                && (best == s || rounded < best)
+            {
+                best = rounded;
+            }
+        }
+        map.insert(s, best);
+    }
+    map
+}
+
 /// Places `blocks` on a timeline of `len` positions (see the module doc). With `order`
 /// (several streams), reuse across lanes needs the order's blessing.
 pub fn place(blocks: &[Block], len: u32, order: Option<&Order>) -> Placement {
     let len = len as usize;
+    let nested = nested_sizes(blocks.iter().map(|b| b.size));
+    let sized: Vec<Block> = blocks
+        .iter()
+        .map(|b| Block {
+            size: nested[&b.size],
+            ..b.clone()
+        })
+        .collect();
+    let mut out = place_sized(&sized, len, order);
+    out.total = blocks.iter().map(|b| b.size).sum();
+    out.max_live = max_live(blocks, len);
+    out
+}
+
+/// Max over time of the sum of live block sizes.
+fn max_live(blocks: &[Block], len: usize) -> i64 {
+    let mut delta = vec![0i64; len + 1];
+    for b in blocks {
+        delta[b.begin as usize] += b.size;
+        delta[b.end as usize + 1] -= b.size;
+    }
+    let mut live = 0;
+    delta
+        .into_iter()
+        .map(|d| {
+            live += d;
+            live
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn place_sized(blocks: &[Block], len: usize, order: Option<&Order>) -> Placement {
     // Counting sort by begin (largest first within a position) and by end.
     let starts = buckets(len, blocks.iter().map(|b| b.begin as usize));
     let ends = buckets(len, blocks.iter().map(|b| b.end as usize));
@@ -267,10 +343,8 @@ pub fn place(blocks: &[Block], len: u32, order: Option<&Order>) -> Placement {
     };
     let mut out = Placement {
         offsets: vec![-1; blocks.len()],
-        total: blocks.iter().map(|b| b.size).sum(),
         ..Placement::default()
     };
-    let mut live = 0i64;
     let mut starting: Vec<usize> = Vec::new();
     for t in 0..len {
         starting.clear();
@@ -278,12 +352,9 @@ pub fn place(blocks: &[Block], len: u32, order: Option<&Order>) -> Placement {
         starting.sort_by_key(|&b| std::cmp::Reverse(blocks[b].size));
         for &b in &starting {
             out.offsets[b] = free.alloc(&blocks[b]);
-            live += blocks[b].size;
         }
-        out.max_live = out.max_live.max(live);
         for b in ends.at(t) {
             free.release(out.offsets[b], &blocks[b]);
-            live -= blocks[b].size;
         }
     }
     out.peak = free.top;

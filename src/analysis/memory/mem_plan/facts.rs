@@ -22,7 +22,7 @@
 use super::super::model::{MemError, MemGraph, NodeId, TensorDesc, TensorId, ROOT};
 use super::super::symbols::{ref_input, Anchor, SymbolId, Symbols};
 use super::timeline::Timeline;
-use std::collections::HashMap;
+use crate::analysis::fast_hash::FastMap as HashMap;
 use std::fmt;
 
 /// GE's memory alignment for blocks and offsets (`MEM_ALIGN_SIZE`).
@@ -198,7 +198,7 @@ pub fn outputs_over_input0(g: &MemGraph, n: NodeId) -> bool {
 /// Displacements of anchors inside their symbol's memory (see the module doc); only
 /// non-zero ones are listed. O(nodes) when no node lays its outputs over its input.
 pub fn anchor_deltas(g: &MemGraph) -> HashMap<Anchor, i64> {
-    let mut d: HashMap<Anchor, i64> = HashMap::new();
+    let mut d: HashMap<Anchor, i64> = HashMap::default();
     let any = (0..g.nodes.len())
         .map(|i| NodeId(i as u32))
         .any(|n| !g.node(n).removed && outputs_over_input0(g, n));

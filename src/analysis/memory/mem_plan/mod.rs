@@ -27,10 +27,10 @@ pub mod timeline;
 
 use super::model::{MemError, MemGraph, NodeId};
 use super::symbols::{Anchor, SymbolId, Symbols};
+use crate::analysis::fast_hash::FastMap as HashMap;
 use allocator::{Block, Lane};
 pub use facts::{align_up, MemKind, MEM_ALIGN_SIZE};
 use facts::{anchor_deltas, continuous_groups, Clusters, SymbolFacts, TensorSizes};
-use std::collections::HashMap;
 pub use timeline::{Order, StreamInfo, Timeline};
 
 /// The plan: where every symbol lives.
@@ -153,7 +153,7 @@ pub fn plan_memory(
     let starts = cluster_starts(g, symbols, &groups, &mut clusters)?;
 
     // Blocks: one per cluster of workspace symbols.
-    let mut block_of: HashMap<SymbolId, usize> = HashMap::new();
+    let mut block_of: HashMap<SymbolId, usize> = HashMap::default();
     let mut blocks: Vec<Block> = Vec::new();
     let mut root_of = vec![(SymbolId(u32::MAX), 0i64); facts.kind.len()];
     for s in symbols.iter() {
@@ -257,7 +257,7 @@ fn check_cluster_overlaps(
     clusters: &mut Clusters,
 ) -> Result<(), MemError> {
     // Alias sets: the members of a no-padding input group reused as output.
-    let mut alias: HashMap<SymbolId, usize> = HashMap::new();
+    let mut alias: HashMap<SymbolId, usize> = HashMap::default();
     for (k, group) in groups.iter().enumerate() {
         if group.inputs && !group.padded && g.node(group.node).sem.output_reuse_input {
             for &(a, _) in &group.members {
@@ -317,7 +317,7 @@ fn cluster_starts(
     groups: &[facts::Group],
     clusters: &mut Clusters,
 ) -> Result<HashMap<SymbolId, i64>, MemError> {
-    let mut free: HashMap<SymbolId, ()> = HashMap::new();
+    let mut free: HashMap<SymbolId, ()> = HashMap::default();
     for group in groups.iter().filter(|gr| !gr.padded) {
         for &(a, _) in group.members.iter().skip(1) {
             if let Some(s) = symbols.symbol_of(a) {
@@ -325,7 +325,7 @@ fn cluster_starts(
             }
         }
     }
-    let mut residue: HashMap<SymbolId, (i64, SymbolId)> = HashMap::new();
+    let mut residue: HashMap<SymbolId, (i64, SymbolId)> = HashMap::default();
     let grouped: Vec<SymbolId> = symbols
         .iter()
         .filter(|s| clusters.grouped[s.0 as usize] && !free.contains_key(s))
@@ -354,7 +354,7 @@ fn cluster_starts(
             Some(_) => {}
         }
     }
-    let mut starts = HashMap::new();
+    let mut starts = HashMap::default();
     for (root, (r, _)) in residue {
         let (lo, _) = clusters.extent(root);
         starts.insert(root, lo - (lo - r).rem_euclid(MEM_ALIGN_SIZE));

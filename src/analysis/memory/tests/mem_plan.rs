@@ -173,6 +173,44 @@ fn lookahead_keeps_a_region_whole_for_the_bigger_block_that_needs_it() {
 }
 
 #[test]
+fn sizes_just_below_a_multiple_of_a_smaller_class_nest() {
+    use crate::analysis::memory::mem_plan::allocator::nested_sizes;
+    // ResNet's activations: 2^k bytes + slack, aligned: 1606144, 3211776, 6423040.
+    let m = nested_sizes([1606144, 3211776, 6423040, 16896, 8704, 512, 1024].into_iter());
+    assert_eq!(m[&3211776], 2 * 1606144, "+512 bytes");
+    assert_eq!(
+        m[&6423040],
+        4 * 1606144,
+        "+1536 bytes: two halves fit a whole"
+    );
+    assert_eq!(m[&16896], 16896, "2 * 8704 is 3% more: too far");
+    assert_eq!(m[&1024], 1024, "already 2 * 512");
+    // Placement: a long-lived half cut into a freed whole still leaves room for a half.
+    let block = |size, begin, end| Block {
+        size,
+        begin,
+        end,
+        last_uses: Vec::new(),
+        writers: Vec::new(),
+    };
+    let (whole, half) = (6423040, 3211776);
+    let blocks = vec![
+        block(whole, 0, 4),
+        block(whole, 2, 6),
+        block(half, 5, 9),
+        block(half, 6, 7),
+    ];
+    let p = place(&blocks, 10, None);
+    assert_eq!(p.max_live, whole + 2 * half);
+    assert!(
+        p.peak as f64 <= 1.001 * p.max_live as f64,
+        "peak {} for a bound of {}",
+        p.peak,
+        p.max_live
+    );
+}
+
+#[test]
 fn a_continuous_input_group_has_padded_slots() {
     let mut b = B::new();
     let t4 = f32s(&mut b.g, &[4]);
