@@ -1,8 +1,32 @@
-//! Generates the `.ge` parser from `grammar/ascend.lalrpop`.
+//! Generates the `.ge` parser from `grammar/ascend.lalrpop`, and compiles the one C++
+//! extension of MLIR's C API (`src/ir/capi_ext.cpp`) against the MLIR mlir-sys links.
 fn main() {
     lalrpop::Configuration::new()
         .set_in_dir("grammar")
         .emit_rerun_directives(true)
         .process()
         .expect("lalrpop grammar must compile");
+    capi_ext();
+}
+
+/// `src/ir/capi_ext.cpp`, with the flags `llvm-config --cxxflags` gives (LLVM is built
+/// without RTTI and exceptions; the ABI macros must match).
+fn capi_ext() {
+    let prefix = std::env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
+    println!("cargo:rerun-if-changed=src/ir/capi_ext.cpp");
+    println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .file("src/ir/capi_ext.cpp")
+        .include(format!("{prefix}/include"))
+        .flag_if_supported("-std=c++17")
+        .flag_if_supported("-fno-rtti")
+        .flag_if_supported("-fno-exceptions")
+        .define("_GNU_SOURCE", None)
+        .define("__STDC_CONSTANT_MACROS", None)
+        .define("__STDC_FORMAT_MACROS", None)
+        .define("__STDC_LIMIT_MACROS", None)
+        .warnings(false);
+    build.compile("ge_capi_ext");
 }

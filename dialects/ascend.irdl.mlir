@@ -3010,6 +3010,26 @@ irdl.dialect @ascend {
     irdl.results(y: %same0, ctrl: %ctrl)
   }
 
+  // GE type Enter on DNN_VM_GE_LOCAL
+  irdl.operation @enter {
+    %ctrl = irdl.base @ascend::@ctrl
+    %same0_r = irdl.base "!builtin.tensor"
+    %same0_u = irdl.base "!builtin.unranked_tensor"
+    %same0 = irdl.any_of(%same0_r, %same0_u)
+    irdl.operands(x: %same0, ctrl_in: variadic %ctrl)
+    irdl.results(y: %same0, ctrl: %ctrl)
+  }
+
+  // GE type NextIteration on DNN_VM_GE_LOCAL
+  irdl.operation @next_iteration {
+    %ctrl = irdl.base @ascend::@ctrl
+    %same0_r = irdl.base "!builtin.tensor"
+    %same0_u = irdl.base "!builtin.unranked_tensor"
+    %same0 = irdl.any_of(%same0_r, %same0_u)
+    irdl.operands(x: %same0, ctrl_in: variadic %ctrl)
+    irdl.results(y: %same0, ctrl: %ctrl)
+  }
+
   // GE type SwitchN on DNN_VM_GE_LOCAL
   irdl.operation @switch_n {
     %ctrl = irdl.base @ascend::@ctrl

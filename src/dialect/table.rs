@@ -483,6 +483,14 @@ pub enum Trait {
     /// refresh IO addresses (B.19) and get `_dynamic_shape_fixed_addr` in dynamic+static
     /// reuse mode (3.1.7).
     FixedAddress,
+    /// V1 `Enter` / `RefEnter`: a loop entry; its cross-stream edges get no event unless
+    /// they lead to a StreamActive (C.5).
+    LoopEnter,
+    /// V1 `NextIteration` / `RefNextIteration`: an activator fed only by them is skipped by
+    /// OptimizeByStreamActivate (C.6).
+    NextIteration,
+    /// `Case`: with `_batch_num` its branches are multi-dims and reuse events (C.7).
+    Case,
     /// `Send` (event record, C.10).
     Send,
     /// `Recv` (event wait, C.10); counts one extra task (C.8).

@@ -324,6 +324,22 @@ pub fn set_attr<'c>(
     rw.set_attribute(op, name, value);
 }
 
+/// Sets several attributes of `op` at once (one new attribute dictionary instead of one per
+/// attribute): for passes that write a few attributes on every op. Names are
+/// [`attr_name`]s, made once.
+pub fn set_attrs<'c>(
+    rw: &Rewriter<'c, '_>,
+    op: OperationRef<'c, '_>,
+    entries: &[(Identifier<'c>, Attribute<'c>)],
+) {
+    rw.modify_in_place(op, || prim::set_attributes(op, entries));
+}
+
+/// An attribute name, made once for [`set_attrs`].
+pub fn attr_name<'c>(context: ContextRef<'c>, name: &str) -> Identifier<'c> {
+    prim::identifier(context, name)
+}
+
 pub fn set_str_attr(rw: &Rewriter, op: OperationRef, name: &str, value: &str) {
     let attr = prim::string_attr(op.context(), value);
     rw.set_attribute(op, name, attr);

@@ -95,6 +95,33 @@ pub(crate) fn set_attribute<'c>(op: OperationRef<'c, '_>, name: &str, attribute:
     }
 }
 
+extern "C" {
+    /// `src/ir/capi_ext.cpp`: sets (adds or replaces) several attributes at once.
+    fn geOperationSetAttributes(
+        op: mlir_sys::MlirOperation,
+        count: isize,
+        attributes: *const mlir_sys::MlirNamedAttribute,
+    );
+}
+
+/// Sets (or replaces) every attribute of `entries` on `op`, building its attribute
+/// dictionary once.
+pub(crate) fn set_attributes<'c>(
+    op: OperationRef<'c, '_>,
+    entries: &[(Identifier<'c>, Attribute<'c>)],
+) {
+    let raw: Vec<mlir_sys::MlirNamedAttribute> = entries
+        .iter()
+        .map(|(name, value)| mlir_sys::MlirNamedAttribute {
+            name: name.to_raw(),
+            attribute: value.to_raw(),
+        })
+        .collect();
+    // SAFETY: `op`, the names and the values are live objects of one context; the function
+    // only reads the array during the call (see capi_ext.cpp).
+    unsafe { geOperationSetAttributes(op.to_raw(), raw.len() as isize, raw.as_ptr()) }
+}
+
 /// Removes attribute `name` of `op`; returns whether it was there.
 pub(crate) fn remove_attribute(op: OperationRef, name: &str) -> bool {
     // SAFETY: `op` is live; the name is only read during the call.

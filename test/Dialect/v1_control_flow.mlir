@@ -26,3 +26,15 @@ func.func @switches(%arg0: tensor<4xf32>, %arg1: tensor<i1>, %arg2: tensor<i32>,
   %lc:2 = "ascend.loop_cond"(%p#0) {name = "loop_cond"} : (tensor<i1>) -> (tensor<i1>, !ascend.ctrl)
   return %sn#2, %rs#1 : tensor<4xf32>, tensor<2x?xf16>
 }
+
+// Loop entry and back edge: Enter and NextIteration forward one value of any tensor type
+// (RefEnter / RefNextIteration are generic `ascend.op`s with that `type`).
+// CHECK-LABEL: func.func @loop_edges
+func.func @loop_edges(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %x:2 = "ascend.data"(%arg0) {name = "x"} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  // CHECK: "ascend.enter"(%{{.*}}#0) {frame_name = "loop", name = "enter"} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  %e:2 = "ascend.enter"(%x#0) {frame_name = "loop", name = "enter"} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  // CHECK: "ascend.next_iteration"(%{{.*}}#0, %{{.*}}#1) {name = "next"} : (tensor<4xf32>, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
+  %n:2 = "ascend.next_iteration"(%e#0, %e#1) {name = "next"} : (tensor<4xf32>, !ascend.ctrl) -> (tensor<4xf32>, !ascend.ctrl)
+  return %n#0 : tensor<4xf32>
+}

@@ -146,7 +146,7 @@ impl Activation {
         after_split: bool,
     ) -> Result<(), StreamError> {
         for &id in order {
-            if sg.node(id).ty == "StreamSwitch" {
+            if sg.node(id).is(NodeKind::STREAM_SWITCH) {
                 self.update_switch(sg, id, labels, stream_num, after_split)?;
             }
         }
@@ -252,7 +252,7 @@ impl Activation {
             let s = stream[id];
             if loop_set.contains(&s) {
                 last.insert(s, id);
-                if sg.node(id).ty == "StreamSwitch" {
+                if sg.node(id).is(NodeKind::STREAM_SWITCH) {
                     has_switch.insert(s);
                 }
             }
@@ -331,7 +331,7 @@ impl Activation {
         // UpdateActiveStreamsForActiveNode for every other activator, planned ones included.
         let keys: Vec<usize> = self.active_streams.keys().copied().collect();
         for key in keys {
-            if key < self.n && sg.node(key).ty == "StreamSwitch" {
+            if key < self.n && sg.node(key).is(NodeKind::STREAM_SWITCH) {
                 continue;
             }
             let graph = if key < self.n {
@@ -434,11 +434,11 @@ impl Activation {
 /// `FindSwitchNodeBeforeLoopActiveNode`: a StreamSwitch one or two control hops back.
 fn find_switch_before(sg: &StreamGraph, active: NodeId) -> Option<NodeId> {
     for &p in sg.node(active).ctrl_in() {
-        if sg.node(p).ty == "StreamSwitch" {
+        if sg.node(p).is(NodeKind::STREAM_SWITCH) {
             return Some(p);
         }
         for &pp in sg.node(p).ctrl_in() {
-            if sg.node(pp).ty == "StreamSwitch" {
+            if sg.node(pp).is(NodeKind::STREAM_SWITCH) {
                 return Some(pp);
             }
         }

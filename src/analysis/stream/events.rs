@@ -342,7 +342,7 @@ fn insert_one(
         return Ok(());
     }
     let (sn, dn) = (ctx.sg.node(src), ctx.sg.node(dst));
-    if matches!(sn.ty.as_str(), "Enter" | "RefEnter") && dn.ty != "StreamActive" {
+    if sn.is(NodeKind::LOOP_ENTER) && !dn.is(NodeKind::STREAM_ACTIVE) {
         return Ok(());
     }
     if d == INVALID_STREAM {
@@ -540,7 +540,7 @@ pub fn optimize(
         }
     }
     for &s in &senders {
-        if ctx.sg.node(s).ty == "StreamSwitch" {
+        if ctx.sg.node(s).is(NodeKind::STREAM_SWITCH) {
             for idx in table.sends(s).to_vec() {
                 table.remove(idx, Removal::StreamSwitchSend);
                 stats.removed_stream_switch_sends += 1;
@@ -581,12 +581,10 @@ fn recv_activated_by_send(
                 return false;
             }
             let after_next_iteration = !an.ctrl_in().is_empty()
-                && an.ctrl_in().iter().all(|&c| {
-                    matches!(
-                        ctx.sg.node(c).ty.as_str(),
-                        "NextIteration" | "RefNextIteration"
-                    )
-                });
+                && an
+                    .ctrl_in()
+                    .iter()
+                    .all(|&c| ctx.sg.node(c).is(NodeKind::NEXT_ITERATION));
             if after_next_iteration {
                 continue;
             }
@@ -680,7 +678,7 @@ pub fn reuse_for_multi_dims(
     let mut seen: BTreeMap<u32, u32> = BTreeMap::new();
     for &n in ctx.order {
         let node = ctx.sg.node(n);
-        if node.ty != "Case" || node.attrs.batch_num.is_none() {
+        if !node.is(NodeKind::CASE) || node.attrs.batch_num.is_none() {
             continue;
         }
         let mut cur_max = max_id;
@@ -898,7 +896,9 @@ pub fn insert_attached(
         }
         for src in depends {
             let sn = ctx.sg.node(src);
-            if matches!(sn.ty.as_str(), "Data" | "Const" | "Constant") {
+            // GE skips Data, Const and Constant producers; by trait that is every data-like
+            // and const-like op (RefData, AippData, AnnData, ConstPlaceHolder too).
+            if sn.kind.any(NodeKind::DATA | NodeKind::CONST) {
                 continue;
             }
             for (who, list) in [(src, &attached[src]), (n, &attached[n])] {
@@ -941,7 +941,7 @@ fn first_active_after(ctx: &Ctx, p: NodeId) -> Option<NodeId> {
     let g = ctx.sg.node(p).graph;
     let active = ctx.sg.graph(g).nodes.iter().copied().find(|&m| {
         let node = ctx.sg.node(m);
-        node.ty == "StreamActive" && node.attrs.subgraph_first_active
+        node.is(NodeKind::STREAM_ACTIVE) && node.attrs.subgraph_first_active
     })?;
     (ctx.topo[p] < ctx.topo[active]).then_some(active)
 }
@@ -968,7 +968,7 @@ pub fn cover_attached_by_netoutput(
             .nodes
             .iter()
             .copied()
-            .find(|&m| ctx.sg.node(m).ty == "NetOutput")
+            .find(|&m| ctx.sg.node(m).is(NodeKind::NET_OUTPUT))
         else {
             continue;
         };

@@ -701,12 +701,11 @@ impl<'a> State<'a> {
             return;
         }
         let sg = self.sg;
-        let is_allreduce = |ty: &str| ty == "HcomAllReduce" || ty == "HorovodAllreduce";
         let mut succs: BTreeSet<(usize, NodeId)> = BTreeSet::new();
         let mut visited = FastSet::default();
         for &n in &sg.graph(g).nodes {
             let node = sg.node(n);
-            if !is_allreduce(&node.ty)
+            if !node.is(NodeKind::ALL_REDUCE)
                 || node.attrs.fusion.unwrap_or(-1) <= 0
                 || self.users[n].is_some()
             {
@@ -739,7 +738,7 @@ impl<'a> State<'a> {
             }
             let next = &mut self.next_stream;
             let new = *remap.entry(old).or_insert_with(|| take(next));
-            if !is_allreduce(&sg.node(n).ty) {
+            if !sg.node(n).is(NodeKind::ALL_REDUCE) {
                 self.set(n, new, d);
             }
         }
@@ -1031,18 +1030,10 @@ fn assign_dynamic(
     let mut main_stream_num = i64::from(n > 0);
     if opts.dynamic_multi_stream {
         const OWNING: &[&str] = &["AIcoreEngine", "VectorEngine", "DNN_HCCL", "DSAEngine"];
+        // GE's list: Data, Variable, Const(ant), ConstPlaceHolder, FileConstant, NetOutput;
+        // by trait every source op (RefData too; FileConstant has no row in the table).
         let forced = |node: &Node| {
-            !node.subgraphs().is_empty()
-                || matches!(
-                    node.ty.as_str(),
-                    "Data"
-                        | "Variable"
-                        | "Constant"
-                        | "Const"
-                        | "ConstPlaceHolder"
-                        | "NetOutput"
-                        | "FileConstant"
-                )
+            !node.subgraphs().is_empty() || node.kind.any(NodeKind::SOURCE | NodeKind::NET_OUTPUT)
         };
         // Owning engines present, by priority.
         let mut owning: Vec<(u32, &str)> = Vec::new();

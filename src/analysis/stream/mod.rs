@@ -43,6 +43,7 @@
 //! use ge_mlir::analysis::stream::*;
 //! let mut g = StreamGraph::new("g");
 //! let x = g.add_node(0, "x", "Data", "DNN_VM_GE_LOCAL");
+//! g.set_kind(x, NodeKind::SOURCE); // the IR layer takes kinds from the op table
 //! let a = g.add_node(0, "a", "Conv2D", "AIcoreEngine");
 //! let h = g.add_node(0, "h", "HcomAllReduce", "DNN_HCCL");
 //! let b = g.add_node(0, "b", "Relu", "AIcoreEngine");
@@ -366,9 +367,11 @@ pub fn check(sg: &StreamGraph, alloc: &Allocation, deps: &[(NodeId, NodeId)]) ->
         .iter()
         .copied()
         .filter(|&(u, v)| {
-            let ty = sg.node(u).ty.as_str();
             !act.specific_streams.contains(&stream[v])
-                && !matches!(ty, "StreamSwitch" | "Enter" | "RefEnter")
+                && !sg
+                    .node(u)
+                    .kind
+                    .any(NodeKind::STREAM_SWITCH | NodeKind::LOOP_ENTER)
         })
         .collect();
     let deps = &deps[..];

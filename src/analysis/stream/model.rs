@@ -106,7 +106,7 @@ pub struct NodeAttrs {
     /// The kernel lib is `ops_kernel_info_hccl` (HCCL ops are also recognised by type).
     pub hccl_kernel_lib: bool,
     /// Data-like op (Data, Const, Variable, ...): with no inputs it joins GE's input
-    /// partition and gets no stream. `None` derives it from the type.
+    /// partition and gets no stream. `None` derives it from the node's kind.
     pub data_like: Option<bool>,
 }
 
@@ -114,8 +114,11 @@ pub struct NodeAttrs {
 #[derive(Clone, Debug)]
 pub struct Node {
     pub name: String,
-    /// GE op type (`HcomAllReduce`, `StreamSwitch`, ...).
+    /// GE op type (`HcomAllReduce`, `StreamSwitch`, ...), for names and reports only: the
+    /// passes ask [`Node::kind`].
     pub ty: String,
+    /// What the node is, for every question GE answers by comparing type names.
+    pub kind: NodeKind,
     /// Engine name as in engine_conf.json (`AIcoreEngine`, `DNN_HCCL`, ...). May be empty
     /// for data-like source nodes.
     pub engine: String,
@@ -155,49 +158,77 @@ impl Node {
     pub fn out_all(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.data_out.iter().chain(self.ctrl_out.iter()).copied()
     }
-    /// Whether the node is data-like for partitioning (explicit attribute or type).
+    /// Whether the node is data-like for partitioning (GE's `IsDataLike`): the explicit
+    /// attribute, else a [`NodeKind::SOURCE`].
     pub fn is_data_like(&self) -> bool {
         self.attrs
             .data_like
-            .unwrap_or_else(|| is_data_like_type(&self.ty))
+            .unwrap_or_else(|| self.kind.is(NodeKind::SOURCE))
     }
-    /// GE's `IsHcclOp`: HCCL kernel lib or one of the HCOM types.
+    /// GE's `IsHcclOp`: HCCL kernel lib or an HCCL collective.
     pub fn is_hccl(&self) -> bool {
-        self.attrs.hccl_kernel_lib || HCCL_OP_TYPES.contains(&self.ty.as_str())
+        self.attrs.hccl_kernel_lib || self.kind.is(NodeKind::HCCL)
+    }
+    pub fn is(&self, kind: NodeKind) -> bool {
+        self.kind.is(kind)
     }
 }
 
-/// Types GE's partitioner treats as data-like (`IsDataLike`).
-pub fn is_data_like_type(ty: &str) -> bool {
-    matches!(
-        ty,
-        "Data"
-            | "RefData"
-            | "AippData"
-            | "AnnData"
-            | "Const"
-            | "Constant"
-            | "ConstPlaceHolder"
-            | "FileConstant"
-            | "Variable"
-            | "VariableV2"
-            | "VarHandleOp"
-            | "TemporaryVariable"
-    )
+/// What a node is, for the questions GE answers by comparing type names (`StreamSwitch`,
+/// `Enter`, `NetOutput`, ...). A set of flags: the IR layer fills it from the op table's
+/// traits (`transforms::stream::model_from_ir::node_kind`), so the decisions never look at
+/// type names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NodeKind(u32);
+
+impl NodeKind {
+    pub const NONE: NodeKind = NodeKind(0);
+    /// A graph input or constant (Data, RefData, Const, Constant, Variable, ...): GE's
+    /// `IsDataLike` for the input partition; kept on the main stream in dynamic shape.
+    pub const SOURCE: NodeKind = NodeKind(1);
+    /// GE's data-like set (Data, RefData, AippData, AnnData).
+    pub const DATA: NodeKind = NodeKind(1 << 1);
+    /// Const, Constant, ConstPlaceHolder.
+    pub const CONST: NodeKind = NodeKind(1 << 2);
+    /// An HCCL collective (`hccl_op_types`).
+    pub const HCCL: NodeKind = NodeKind(1 << 3);
+    /// HcomAllReduce: the seed of AllReduceParallel.
+    pub const ALL_REDUCE: NodeKind = NodeKind(1 << 4);
+    pub const STREAM_SWITCH: NodeKind = NodeKind(1 << 5);
+    pub const STREAM_ACTIVE: NodeKind = NodeKind(1 << 6);
+    /// LabelSet, LabelGotoEx, LabelSwitchByIndex: never a split point.
+    pub const RTS_LABEL: NodeKind = NodeKind(1 << 7);
+    /// Enter, RefEnter: a loop entry (no event to anything but a StreamActive).
+    pub const LOOP_ENTER: NodeKind = NodeKind(1 << 8);
+    /// NextIteration, RefNextIteration.
+    pub const NEXT_ITERATION: NodeKind = NodeKind(1 << 9);
+    /// Case (and StatelessCase): with `_batch_num` its branches are multi-dims.
+    pub const CASE: NodeKind = NodeKind(1 << 10);
+    /// The graph's NetOutput.
+    pub const NET_OUTPUT: NodeKind = NodeKind(1 << 11);
+
+    /// Whether every flag of `other` is set.
+    pub fn is(self, other: NodeKind) -> bool {
+        self.0 & other.0 == other.0 && other.0 != 0
+    }
+    /// Whether any flag of `other` is set.
+    pub fn any(self, other: NodeKind) -> bool {
+        self.0 & other.0 != 0
+    }
 }
 
-/// `hccl_op_types` in stream_utils.cc.
-pub const HCCL_OP_TYPES: &[&str] = &[
-    "HcomBroadcast",
-    "HcomAllGather",
-    "HcomAllReduce",
-    "HcomReduceScatter",
-    "HcomReduce",
-    "HcomAllToAllV",
-    "HcomGatherAllToAllV",
-    "HcomAllToAllVC",
-    "HcomAllToAll",
-];
+impl std::ops::BitOr for NodeKind {
+    type Output = NodeKind;
+    fn bitor(self, rhs: NodeKind) -> NodeKind {
+        NodeKind(self.0 | rhs.0)
+    }
+}
+
+impl std::ops::BitOrAssign for NodeKind {
+    fn bitor_assign(&mut self, rhs: NodeKind) {
+        self.0 |= rhs.0;
+    }
+}
 
 /// A graph: the root or a subgraph of a control-flow node.
 #[derive(Clone, Debug)]
@@ -243,12 +274,19 @@ impl StreamGraph {
     }
 
     /// Appends a node to `graph`; call in topological order.
-    pub fn add_node(&mut self, graph: GraphId, name: &str, ty: &str, engine: &str) -> NodeId {
+    pub fn add_node(
+        &mut self,
+        graph: GraphId,
+        name: impl Into<String>,
+        ty: impl Into<String>,
+        engine: impl Into<String>,
+    ) -> NodeId {
         let id = self.nodes.len();
         self.nodes.push(Node {
-            name: name.to_string(),
-            ty: ty.to_string(),
-            engine: engine.to_string(),
+            name: name.into(),
+            ty: ty.into(),
+            kind: NodeKind::NONE,
+            engine: engine.into(),
             graph,
             attrs: NodeAttrs::default(),
             subgraphs: Vec::new(),
@@ -289,6 +327,11 @@ impl StreamGraph {
             *slot = n;
         }
         true
+    }
+
+    /// Sets what node `node` is (see [`NodeKind`]).
+    pub fn set_kind(&mut self, node: NodeId, kind: NodeKind) {
+        self.nodes[node].kind = kind;
     }
 
     pub fn attrs_mut(&mut self, node: NodeId) -> &mut NodeAttrs {
@@ -739,8 +782,8 @@ impl fmt::Display for StreamError {
 impl std::error::Error for StreamError {}
 
 /// A fast hasher for the internal maps keyed by ids and names (no DoS concern: the keys
-/// come from the compiler's own graph): FNV-1a over bytes, and a folded 128-bit multiply
-/// for integers (one multiply, and every output bit depends on every input bit: hashbrown
+/// come from the compiler's own graph): a folded 128-bit multiply per 8 bytes, and for
+/// integers (one multiply, and every output bit depends on every input bit: hashbrown
 /// takes the bucket from the low bits and the tag from the high ones, and keys such as
 /// `(from << 32) | to` must not collide on either).
 #[derive(Default, Clone, Copy)]
@@ -766,17 +809,18 @@ impl std::hash::Hasher for Fnv {
     fn write_usize(&mut self, v: usize) {
         self.mix(v as u64);
     }
+    /// Bytes (names): eight at a time through the integer mix, the tail padded.
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.mix(u64::from_le_bytes(w));
         }
-        self.0 = h;
+        let rest = chunks.remainder();
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        self.mix(u64::from_le_bytes(w) ^ ((bytes.len() as u64) << 56));
     }
 }
 

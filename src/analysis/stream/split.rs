@@ -171,7 +171,7 @@ pub fn split_streams(
     }
     let real_num = |s: &StreamId| total.get(s).map_or(0, |&t| (t + max - 1) / max);
     for &n in order {
-        if sg.node(n).ty == "StreamActive" && stream[n] != INVALID_STREAM {
+        if sg.node(n).is(NodeKind::STREAM_ACTIVE) && stream[n] != INVALID_STREAM {
             let reserve: i64 = act
                 .active_streams
                 .get(&n)
@@ -218,10 +218,7 @@ pub fn split_streams(
             }
             let exempt = !node.subgraphs().is_empty()
                 || node.attrs.subgraph_first_active
-                || matches!(
-                    node.ty.as_str(),
-                    "LabelSet" | "LabelGotoEx" | "LabelSwitchByIndex"
-                );
+                || node.is(NodeKind::RTS_LABEL);
             if !first && counter[si] + RESERVED_TASK_NUM > max && !exempt {
                 last_stream += 1;
                 let mut send = pre_node[si];

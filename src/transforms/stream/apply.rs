@@ -32,15 +32,20 @@ use crate::{
     analysis::stream::{Allocation, NodeId, StreamId, SyncKind},
     ir::{
         ops::{
-            array_attr_value, bool_attr_value, build_op_with_ctrl_type, ctrl_operands, ctrl_result,
-            ctrl_type, data_operands, dict_with, i64_attr_value, int_list_attr, set_attr,
-            set_operands, str_attr_value, str_list_attr, OpTemplate, NAME_ATTR,
+            array_attr_value, attr_name, bool_attr_value, build_op_with_ctrl_type, ctrl_operands,
+            ctrl_result, ctrl_type, data_operands, dict_with, i64_attr_value, int_list_attr,
+            set_attr, set_attrs, set_operands, str_attr_value, str_list_attr, OpTemplate,
+            NAME_ATTR,
         },
         IrError, IrRewriter,
     },
 };
-use melior::ir::{
-    attribute::ArrayAttribute, operation::OperationLike, Attribute, Location, OperationRef, Value,
+use melior::{
+    ir::{
+        attribute::ArrayAttribute, operation::OperationLike, Attribute, Identifier, Location,
+        OperationRef, Value,
+    },
+    ContextRef,
 };
 use std::collections::HashMap;
 
@@ -59,6 +64,32 @@ pub mod attr {
     pub const EVENT_NUM: &str = "event_num";
     pub const NOTIFY_NUM: &str = "notify_num";
     pub const PHYSICAL_TO_LOGICAL: &str = "ascend.physical_to_logical_stream";
+}
+
+/// The names of the attributes written on every op, made once.
+struct AttrNames<'c> {
+    stream_id: Identifier<'c>,
+    logic_stream_id: Identifier<'c>,
+    reason: Identifier<'c>,
+    attached_stream_ids: Identifier<'c>,
+    logic_attached_stream_ids: Identifier<'c>,
+    active_stream_list: Identifier<'c>,
+    active_label_list: Identifier<'c>,
+}
+
+impl<'c> AttrNames<'c> {
+    fn new(context: ContextRef<'c>) -> Self {
+        let name = |n| attr_name(context, n);
+        AttrNames {
+            stream_id: name(attr::STREAM_ID),
+            logic_stream_id: name(attr::LOGIC_STREAM_ID),
+            reason: name(attr::REASON),
+            attached_stream_ids: name(attr::ATTACHED_STREAM_IDS),
+            logic_attached_stream_ids: name(attr::LOGIC_ATTACHED_STREAM_IDS),
+            active_stream_list: name(attr::ACTIVE_STREAM_LIST),
+            active_label_list: name(attr::ACTIVE_LABEL_LIST),
+        }
+    }
 }
 
 /// What the write-back created.
@@ -111,43 +142,37 @@ pub fn apply<'c, 'a>(
         .iter()
         .map(|d| str_attr_value(context, &format!("{}: {}", d.rule.as_str(), d.detail)))
         .collect();
+    // Every attribute of an op in one dictionary update (names made once).
+    let names = AttrNames::new(context);
+    let mut entries: Vec<(Identifier, Attribute)> = Vec::with_capacity(8);
     for (n, &op) in model.ops.iter().enumerate() {
         if model.net_output[n] {
             continue;
         }
-        set_attr(&rw, op, attr::STREAM_ID, int(alloc.stream[n]));
-        set_attr(&rw, op, attr::LOGIC_STREAM_ID, int(alloc.logical.stream[n]));
+        entries.clear();
+        entries.push((names.stream_id, int(alloc.stream[n])));
+        entries.push((names.logic_stream_id, int(alloc.logical.stream[n])));
         if explain {
             let reason = reasons[alloc.logical.decision_of[n] as usize];
-            set_attr(&rw, op, attr::REASON, reason);
+            entries.push((names.reason, reason));
         }
         if !alloc.attached[n].is_empty() {
             let physical = int_list_attr(context, &alloc.attached[n]);
-            set_attr(&rw, op, attr::ATTACHED_STREAM_IDS, physical);
+            entries.push((names.attached_stream_ids, physical));
             let logical = int_list_attr(context, &alloc.logical.attached[n]);
-            set_attr(&rw, op, attr::LOGIC_ATTACHED_STREAM_IDS, logical);
+            entries.push((names.logic_attached_stream_ids, logical));
         }
         if let Some(list) = alloc.activation.active_streams.get(&n) {
-            set_attr(
-                &rw,
-                op,
-                attr::ACTIVE_STREAM_LIST,
-                int_list_attr(context, list),
-            );
+            entries.push((names.active_stream_list, int_list_attr(context, list)));
         }
         if let Some(labels) = alloc.activation.active_labels.get(&n) {
             if *labels != sg.node(n).attrs.active_label_list {
                 let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-                set_attr(
-                    &rw,
-                    op,
-                    attr::ACTIVE_LABEL_LIST,
-                    str_list_attr(context, &labels),
-                );
+                entries.push((names.active_label_list, str_list_attr(context, &labels)));
             }
         }
+        set_attrs(&rw, op, &entries);
     }
-
     // GE's SetAttachedStreamIds: each element of `_attached_stream_info_list` that got a
     // stream records it (the physical id after the split) and is marked valid.
     for &(n, start) in &model.attached_lists {

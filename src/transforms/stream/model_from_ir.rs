@@ -12,7 +12,9 @@
 //!   data and control edges), plus `func.return` as GE's NetOutput (`Node_Output`, engine
 //!   `DNN_VM_GE_LOCAL`, no task). Ops of other dialects are not GE nodes and are skipped,
 //!   with their edges.
-//! * **engines and types** come from [`semantics`] (op table, `engine` attribute override);
+//! * **engines and types** come from [`semantics`] (op table, `engine` attribute override),
+//!   and so does each node's [`NodeKind`] ([`node_kind`], from the row's traits): the
+//!   passes never compare type names;
 //!   task counts from the table's `task_num` unless `_node_sqe_num` / `_hccl_task_num`
 //!   override them; HCCL and data-like nodes from the table's traits.
 //! * **edges**: a data edge per data operand (consumer order, then input order, so every
@@ -29,7 +31,7 @@
 use crate::{
     analysis::stream::{
         model::{FastMap, FastSet},
-        AttachedStreamReq, GraphId, NodeAttrs, NodeId, StreamGraph,
+        AttachedStreamReq, GraphId, NodeAttrs, NodeId, NodeKind, StreamGraph,
     },
     dialect::{op_table, semantics, OpDef, Trait},
     ir::ops::{ctrl_type, OpKey},
@@ -222,9 +224,76 @@ struct Builder<'c, 'a> {
 /// hashing off the per-op path.
 #[derive(Default)]
 struct Caches {
+    kinds: FastMap<usize, OpKind>,
     defs: FastMap<usize, Option<&'static OpDef>>,
     keys: FastMap<usize, Option<&'static str>>,
     dynamic: FastMap<usize, bool>,
+}
+
+/// What an op is to the view, by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OpKind {
+    /// `func.return`: GE's NetOutput.
+    Return,
+    /// An `ascend` op: a GE node.
+    Ascend,
+    /// Another dialect's op: not a GE node.
+    Other,
+}
+
+impl Caches {
+    fn kind(&mut self, op: OperationRef) -> OpKind {
+        *self
+            .kinds
+            .entry(op.name().to_raw().ptr as usize)
+            .or_insert_with(|| {
+                let name = op_name(op);
+                if name == "func.return" {
+                    OpKind::Return
+                } else if name.starts_with("ascend.") {
+                    OpKind::Ascend
+                } else {
+                    OpKind::Other
+                }
+            })
+    }
+}
+
+/// What a node of op-table row `def` is to the stream passes: every question GE answers by
+/// comparing type names is answered from the row's traits (see [`NodeKind`]).
+pub fn node_kind(def: &OpDef) -> NodeKind {
+    const MAP: &[(Trait, NodeKind)] = &[
+        (Trait::Source, NodeKind::SOURCE),
+        (Trait::DataLike, NodeKind::DATA),
+        (Trait::ConstLike, NodeKind::CONST),
+        (Trait::Hccl, NodeKind::HCCL),
+        (Trait::AllReduce, NodeKind::ALL_REDUCE),
+        (Trait::StreamSwitch, NodeKind::STREAM_SWITCH),
+        (Trait::StreamActive, NodeKind::STREAM_ACTIVE),
+        (Trait::RtsLabel, NodeKind::RTS_LABEL),
+        (Trait::LoopEnter, NodeKind::LOOP_ENTER),
+        (Trait::NextIteration, NodeKind::NEXT_ITERATION),
+        (Trait::Case, NodeKind::CASE),
+    ];
+    let mut kind = NodeKind::NONE;
+    for &(t, k) in MAP {
+        if def.has_trait(t) {
+            kind |= k;
+        }
+    }
+    kind
+}
+
+/// The kind of a node of GE type `ge_type`, by the op table (a generic op's type resolves
+/// to its row or an alias); `NetOutput` (which this IR spells `func.return`) is
+/// [`NodeKind::NET_OUTPUT`]. For views built without MLIR (tests, tools).
+pub fn kind_of_ge_type(ge_type: &str) -> NodeKind {
+    if ge_type == NET_OUTPUT_TYPE {
+        return NodeKind::NET_OUTPUT;
+    }
+    op_table()
+        .semantics_for_ge_type(ge_type)
+        .map_or(NodeKind::NONE, node_kind)
 }
 
 /// Every attribute name [`Caches::read_node`] reads.
@@ -304,9 +373,9 @@ impl<'c, 'a> Builder<'c, 'a> {
         let mut op = block.first_operation();
         while let Some(o) = op {
             op = o.next_in_block();
-            let name = op_name(o);
-            let is_return = name == "func.return";
-            if !is_return && !name.starts_with("ascend.") {
+            let kind = self.caches.kind(o);
+            let is_return = kind == OpKind::Return;
+            if kind == OpKind::Other {
                 continue;
             }
             let n = if is_return {
@@ -318,6 +387,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                     self.model
                         .graph
                         .add_node(g, &node_name, NET_OUTPUT_TYPE, NET_OUTPUT_ENGINE);
+                self.model.graph.set_kind(n, NodeKind::NET_OUTPUT);
                 let a = self.model.graph.attrs_mut(n);
                 a.task_count = Some(0);
                 a.data_like = Some(false);
@@ -339,7 +409,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                     }
                     None => {
                         unnamed += 1;
-                        format!("{}_{unnamed}", name.trim_start_matches("ascend."))
+                        format!("{}_{unnamed}", op_name(o).trim_start_matches("ascend."))
                     }
                 };
                 if node.allocated && self.model.allocated.is_none() {
@@ -348,7 +418,8 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let n = self
                     .model
                     .graph
-                    .add_node(g, &node_name, &node.ge_type, &node.engine);
+                    .add_node(g, node_name, node.ge_type, node.engine);
+                self.model.graph.set_kind(n, node.kind);
                 if let Some(start) = node.list_start {
                     self.model.attached_lists.push((n, start));
                 }
@@ -428,6 +499,7 @@ struct NodeInfo<'c> {
     allocated: bool,
     /// Index of the first `_attached_stream_info_list` request in `attrs.attached`.
     list_start: Option<usize>,
+    kind: NodeKind,
 }
 
 /// Reads one op: GE type and engine from the op table (as [`semantics::semantic_def`]
@@ -454,6 +526,7 @@ impl Caches {
             subgraphs: Vec::new(),
             allocated: false,
             list_start: None,
+            kind: NodeKind::NONE,
         };
         let mut engine_override: Option<String> = None;
         let mut group: Option<String> = None;
@@ -544,6 +617,7 @@ impl Caches {
                 info.ge_type = def.ge_type.clone();
             }
             info.engine = def.engine.clone();
+            info.kind = node_kind(def);
             info.attrs.task_count = def.row.task_num.map(i64::from);
             if def.has_trait(Trait::Hccl) {
                 info.attrs.hccl_kernel_lib = true;

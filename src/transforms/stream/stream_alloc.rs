@@ -38,9 +38,11 @@
 //! and the final ids (`num-events`). Each
 //! op's `ascend.stream_reason` names the rule behind its stream (`explain=false` omits it);
 //! `verify` re-checks the result (every cross-stream dependency covered, no sync implied by
-//! the others) and fails the pass on a problem. `partition-budget` bounds the cycle search
-//! of GE's engine partitioner (see `analysis::stream::partition`); smaller is faster on
-//! graphs with many HCCL nodes and can only yield more engine subgraphs.
+//! the others, on the logical and on the physical streams) and fails the pass on a
+//! problem. `partition-budget` bounds the cycle search of GE's engine partitioner (see
+//! `analysis::stream::partition`: the search only crosses clusters that can still reach
+//! the child, so it is exact and near-linear on the generated graphs, and the budget is a
+//! safety net that can only yield more engine subgraphs).
 //!
 //! With `--split-input-file`, each chunk's pass writes its summary / Graphviz after the
 //! previous chunks' (the first write of the process truncates the file): the file holds

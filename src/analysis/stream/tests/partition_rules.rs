@@ -24,11 +24,11 @@ fn conflict_graph(seed: u64) -> StreamGraph {
     let mut nodes: Vec<NodeId> = Vec::new();
     for i in 0..n {
         if i < 2 || rng.chance(5) {
-            nodes.push(sg.add_node(0, &format!("d{i}"), "Data", LOCAL));
+            nodes.push(add(&mut sg, 0, &format!("d{i}"), "Data", LOCAL));
             continue;
         }
         let engine = engines[rng.below(engines.len())];
-        let v = sg.add_node(0, &format!("n{i}"), "Op", engine);
+        let v = add(&mut sg, 0, &format!("n{i}"), "Op", engine);
         if rng.chance(6) {
             sg.attrs_mut(v).stream_label = Some(format!("L{}", rng.below(2)));
         }

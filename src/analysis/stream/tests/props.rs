@@ -48,7 +48,7 @@ fn random_nodes(
     let mut nodes: Vec<NodeId> = Vec::with_capacity(count);
     for i in 0..count {
         if sources && i < 2 {
-            let n = sg.add_node(g, &format!("{tag}data{i}"), "Data", LOCAL);
+            let n = add(sg, g, &format!("{tag}data{i}"), "Data", LOCAL);
             nodes.push(n);
             continue;
         }
@@ -58,7 +58,7 @@ fn random_nodes(
         } else {
             "Op"
         };
-        let n = sg.add_node(g, &format!("{tag}n{i}"), ty, engine);
+        let n = add(sg, g, &format!("{tag}n{i}"), ty, engine);
         if rng.chance(12) {
             sg.attrs_mut(n).stream_label = Some(format!("L{}", rng.below(3)));
         }
@@ -95,7 +95,7 @@ fn random_graph(seed: u64) -> StreamGraph {
     let n = 2 + rng.below(40);
     let nodes = random_nodes(&mut sg, &mut rng, 0, n, "", 8, true);
     if rng.chance(40) {
-        let p = sg.add_node(0, "call", "PartitionedCall", AIC);
+        let p = add(&mut sg, 0, "call", "PartitionedCall", AIC);
         sg.add_data_edge(nodes[rng.below(nodes.len())], p);
         let g = sg.add_subgraph("sub", p);
         let count = 1 + rng.below(8);
@@ -103,10 +103,10 @@ fn random_graph(seed: u64) -> StreamGraph {
         if let Some(&last) = inner.last() {
             sg.attrs_mut(last).subgraph_end_node = true;
         }
-        let c = sg.add_node(0, "after", "Op", AIC);
+        let c = add(&mut sg, 0, "after", "Op", AIC);
         sg.add_data_edge(p, c);
     }
-    let out = sg.add_node(0, "out", "NetOutput", LOCAL);
+    let out = add(&mut sg, 0, "out", "NetOutput", LOCAL);
     let total = sg.graph(0).nodes.len();
     for &m in &sg.graph(0).nodes.clone()[total.saturating_sub(4)..total - 1] {
         sg.add_data_edge(m, out);
@@ -223,7 +223,7 @@ pub fn big_graph(n: usize, seed: u64) -> StreamGraph {
     let mut rng = Rng::new(seed);
     let mut sg = StreamGraph::new("big");
     let nodes = random_nodes(&mut sg, &mut rng, 0, n, "", 16, true);
-    let out = sg.add_node(0, "out", "NetOutput", LOCAL);
+    let out = add(&mut sg, 0, "out", "NetOutput", LOCAL);
     sg.add_data_edge(nodes[nodes.len() - 1], out);
     sg
 }

@@ -1,6 +1,7 @@
 //! A terse builder for test graphs.
 
 use crate::analysis::stream::*;
+use crate::transforms::stream::model_from_ir::kind_of_ge_type;
 
 pub const AIC: &str = "AIcoreEngine";
 pub const CPU: &str = "DNN_VM_AICPU";
@@ -8,6 +9,13 @@ pub const VEC: &str = "VectorEngine";
 pub const HCCL: &str = "DNN_HCCL";
 pub const LOCAL: &str = "DNN_VM_GE_LOCAL";
 pub const RTS: &str = "DNN_VM_RTS";
+
+/// Adds a node whose kind comes from the op table by its GE type, as the IR layer does.
+pub fn add(sg: &mut StreamGraph, g: GraphId, name: &str, ty: &str, engine: &str) -> NodeId {
+    let n = sg.add_node(g, name, ty, engine);
+    sg.set_kind(n, kind_of_ge_type(ty));
+    n
+}
 
 pub struct B {
     pub sg: StreamGraph,
@@ -21,7 +29,7 @@ impl B {
     }
     /// A node in the root graph.
     pub fn n(&mut self, name: &str, ty: &str, engine: &str) -> NodeId {
-        self.sg.add_node(0, name, ty, engine)
+        add(&mut self.sg, 0, name, ty, engine)
     }
     /// A compute node of `engine` in the root graph.
     pub fn op(&mut self, name: &str, engine: &str) -> NodeId {
@@ -32,7 +40,7 @@ impl B {
     }
     /// A node in graph `g`.
     pub fn ng(&mut self, g: GraphId, name: &str, ty: &str, engine: &str) -> NodeId {
-        self.sg.add_node(g, name, ty, engine)
+        add(&mut self.sg, g, name, ty, engine)
     }
     pub fn d(&mut self, a: NodeId, b: NodeId) {
         self.sg.add_data_edge(a, b);
