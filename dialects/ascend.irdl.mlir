@@ -2134,6 +2134,18 @@ irdl.dialect @ascend {
     irdl.results(y0: optional %out_y0, y1: optional %out_y1, y2: optional %out_y2, y3: optional %out_y3, y4: optional %out_y4, y5: optional %out_y5, y6: optional %out_y6, y7: optional %out_y7, y8: optional %out_y8, y9: optional %out_y9, y10: optional %out_y10, y11: optional %out_y11, y12: optional %out_y12, y13: optional %out_y13, y14: optional %out_y14, y15: optional %out_y15, y16: optional %out_y16, y17: optional %out_y17, y18: optional %out_y18, y19: optional %out_y19, y20: optional %out_y20, y21: optional %out_y21, y22: optional %out_y22, y23: optional %out_y23, y24: optional %out_y24, y25: optional %out_y25, y26: optional %out_y26, y27: optional %out_y27, y28: optional %out_y28, y29: optional %out_y29, y30: optional %out_y30, y31: optional %out_y31, y_rest: variadic %out_y_rest, ctrl: %ctrl)
   }
 
+  // GE type Cmo on DNN_VM_RTS
+  irdl.operation @cmo {
+    %ctrl = irdl.base @ascend::@ctrl
+    %in_src_r = irdl.base "!builtin.tensor"
+    %in_src_u = irdl.base "!builtin.unranked_tensor"
+    %in_src = irdl.any_of(%in_src_r, %in_src_u)
+    %attr_max_size = irdl.base "#builtin.integer"
+    irdl.operands(src: %in_src, ctrl_in: variadic %ctrl)
+    irdl.results(ctrl: %ctrl)
+    irdl.attributes {"max_size" = %attr_max_size}
+  }
+
   // GE type Add on AIcoreEngine
   irdl.operation @add {
     %ctrl = irdl.base @ascend::@ctrl
@@ -2973,6 +2985,29 @@ irdl.dialect @ascend {
     %in_pred = irdl.any_of(%in_pred_r, %in_pred_u)
     irdl.operands(data: %same0, pred: %in_pred, ctrl_in: variadic %ctrl)
     irdl.results(output_false: %same0, output_true: %same0, ctrl: %ctrl)
+  }
+
+  // GE type RefSwitch on DNN_VM_GE_LOCAL
+  irdl.operation @ref_switch {
+    %ctrl = irdl.base @ascend::@ctrl
+    %same0_r = irdl.base "!builtin.tensor"
+    %same0_u = irdl.base "!builtin.unranked_tensor"
+    %same0 = irdl.any_of(%same0_r, %same0_u)
+    %in_pred_r = irdl.base "!builtin.tensor"
+    %in_pred_u = irdl.base "!builtin.unranked_tensor"
+    %in_pred = irdl.any_of(%in_pred_r, %in_pred_u)
+    irdl.operands(data: %same0, pred: %in_pred, ctrl_in: variadic %ctrl)
+    irdl.results(output_false: %same0, output_true: %same0, ctrl: %ctrl)
+  }
+
+  // GE type LoopCond on DNN_VM_GE_LOCAL
+  irdl.operation @loop_cond {
+    %ctrl = irdl.base @ascend::@ctrl
+    %same0_r = irdl.base "!builtin.tensor"
+    %same0_u = irdl.base "!builtin.unranked_tensor"
+    %same0 = irdl.any_of(%same0_r, %same0_u)
+    irdl.operands(x: %same0, ctrl_in: variadic %ctrl)
+    irdl.results(y: %same0, ctrl: %ctrl)
   }
 
   // GE type Enter on DNN_VM_GE_LOCAL

@@ -91,11 +91,69 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::hccl_memcpy::create,
     },
     PassInfo {
+        flag: "inplace-support-check",
+        description: "GE InplaceSupportCheckPass: mark single-output ops whose output may reuse \
+                      an input (_inplace_support_input_index)",
+        options: memory::inplace_support_check::OPTIONS,
+        create: memory::inplace_support_check::create,
+    },
+    PassInfo {
+        flag: "mark-same-addr",
+        description: "GE MarkSameAddrPass: keep the outputs read by StreamSwitch / \
+                      LabelSwitchByIndex at a fixed address (_alloc_fixed_addr)",
+        options: memory::mark_same_addr::OPTIONS,
+        create: memory::mark_same_addr::create,
+    },
+    PassInfo {
+        flag: "mem-assign",
+        description: "GE's static memory plan: a workspace offset for every symbol, reusing \
+                      memory by lifetime (streams respected), continuous groups, 512-byte \
+                      alignment; output_offset/input_offset, memory_size",
+        options: memory::mem_assign::OPTIONS,
+        create: memory::mem_assign::create,
+    },
+    PassInfo {
+        flag: "mem-inplace",
+        description: "GE ProcessInplace: outputs marked _inplace_support_input_index reuse their \
+                      input's memory unless a size, read, write or symbol (layout) conflict \
+                      forbids it; reuse_input_index",
+        options: memory::mem_inplace::OPTIONS,
+        create: memory::mem_inplace::create,
+    },
+    PassInfo {
+        flag: "mem-layout-conflict",
+        description: "GE HandleMemoryLayoutConflict: Identity copies where anchors sharing one \
+                      memory symbol have incompatible layout attributes (CtrlNodeConflict first)",
+        options: memory::mem_layout_conflict::OPTIONS,
+        create: memory::mem_layout_conflict::create,
+    },
+    PassInfo {
         flag: "mem-rw-conflict",
         description: "GE HandleMemoryRWConflict: Identity copies where a write would be seen by \
                       another reader (the RW decision matrix)",
         options: memory::mem_rw_conflict::OPTIONS,
         create: memory::mem_rw_conflict::create,
+    },
+    PassInfo {
+        flag: "mem-symbols",
+        description: "Debug: print GE's memory symbols (GetRefMapping: anchors sharing memory) \
+                      as remarks, in GE's order",
+        options: memory::mem_symbols::OPTIONS,
+        create: memory::mem_symbols::create,
+    },
+    PassInfo {
+        flag: "memcpy-addr-async",
+        description: "GE MemcpyAddrAsyncPass: MemcpyAddrAsync for zero copy (user Data into \
+                      StreamMerge, Const into the graph output, RefData into HCCL)",
+        options: memory::memcpy_addr_async::OPTIONS,
+        create: memory::memcpy_addr_async::create,
+    },
+    PassInfo {
+        flag: "set-io-offset",
+        description: "GE SetInputOutputOffsetPass: zero-copy basic/relative offsets for nodes \
+                      connected to Data / NetOutput (fusion, HCOM and Concat cases)",
+        options: memory::set_io_offset::OPTIONS,
+        create: memory::set_io_offset::create,
     },
     PassInfo {
         flag: "stream-alloc",
@@ -110,6 +168,14 @@ pub static PASSES: &[PassInfo] = &[
                       and outputs",
         options: memory::subgraph_isolate::OPTIONS,
         create: memory::subgraph_isolate::create,
+    },
+    PassInfo {
+        flag: "verify-mem-plan",
+        description: "Check the static memory plan on the IR (SOMAS-like): coverage, shared \
+                      memory at one address, alignment, bounds, contiguous groups, no overlap \
+                      of live tensors, cross-stream reuse ordered",
+        options: memory::verify_mem_plan::OPTIONS,
+        create: memory::verify_mem_plan::create,
     },
 ];
 

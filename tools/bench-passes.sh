@@ -7,8 +7,10 @@
 #   mlir-opt --irdl-file=$IRDL FILE.mlir -o /dev/null
 #   ge-opt $PIPELINE FILE.mlir -o /dev/null    (its W18888 warnings are rendered to a temp file)
 # Wall time and peak RSS from /usr/bin/time; each cell is the best of $RUNS runs. Prints
-# time and RSS ratios (ge-opt / mlir-opt; the issue's target is <= 2.00 for both) and the
-# growth exponent of ge-opt's time between consecutive sizes (target <= 1.10).
+# time and RSS ratios (ge-opt / mlir-opt; the issue's target is <= 2.00 for both), the
+# spread of the time ratio over the runs (each run's ge-opt time over the mlir-opt time
+# measured right before it: min-max), and the growth exponent of ge-opt's time between
+# consecutive sizes and from the first size to the last (target <= 1.10).
 #
 # Environment:
 #   FAMILIES="transformer"        ge-gen families (transformer resnet wide-dag control-flow)
@@ -51,7 +53,7 @@ mkdir -p "$OUT"
 errors="$OUT/errors-passes.log"
 : >"$errors"
 
-declare -A best_t best_m
+declare -A best_t best_m last_t
 # timed KEY CMD...: best wall time and best peak RSS per KEY; a failure marks KEY as FAIL.
 timed() {
     local key=$1; shift
@@ -61,6 +63,7 @@ timed() {
     ef=$(mktemp)
     if /usr/bin/time -f "%e %M" -o "$tf" "$@" >/dev/null 2>"$ef"; then
         read -r t m <"$tf"
+        last_t[$key]=$t
         if [[ -z ${best_t[$key]:-} ]] || awk -v a="$t" -v b="${best_t[$key]}" 'BEGIN { exit !(a < b) }'; then
             best_t[$key]=$t
         fi
@@ -84,33 +87,44 @@ failed=0
 {
     echo "# ge-opt $PIPELINE vs mlir-opt parse+print, best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS)"
     echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
-    printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s | %7s\n" \
-        family ops "mlir-opt s" MB "ge-opt s" MB "time x" "rss x" "growth"
+    printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s | %11s | %7s\n" \
+        family ops "mlir-opt s" MB "ge-opt s" MB "time x" "rss x" "runs time x" "growth"
 } | tee "$results"
 
 for family in $FAMILIES; do
-    prev_n="" prev_t=""
+    prev_n="" prev_t="" first_n="" first_t=""
     for size in $SIZES; do
         file="$OUT/$family-$size-s$SEED.mlir"
         [[ -s $file ]] || "$GE_GEN" --family "$family" --ops "$size" --seed "$SEED" --format mlir -o "$file"
         ops=$(grep -c ' = "ascend\.' "$file" || true)
-        best_t=() best_m=()
+        best_t=() best_m=() last_t=()
         runs=$RUNS
         ((size >= BIG_SIZE)) && runs=$BIG_RUNS
+        lo="" hi=""
         for ((i = 0; i < runs; i++)); do
             timed mlir "$MLIR_OPT" --irdl-file="$IRDL" "$file" -o /dev/null
             # shellcheck disable=SC2086
             timed ge "$GE_OPT" $PIPELINE "$file" -o /dev/null
+            r=$(ratio "${last_t[ge]:-FAIL}" "${last_t[mlir]:-FAIL}")
+            if [[ $r != - ]]; then
+                [[ -z $lo ]] || awk -v a="$r" -v b="$lo" 'BEGIN { exit !(a < b) }' && lo=$r
+                [[ -z $hi ]] || awk -v a="$r" -v b="$hi" 'BEGIN { exit !(a > b) }' && hi=$r
+            fi
         done
         mt=${best_t[mlir]} mm=${best_m[mlir]} gt=${best_t[ge]} gm=${best_m[ge]}
         [[ "$mt $gt" == *FAIL* ]] && failed=1
         g=-
         [[ -n $prev_n ]] && g=$(growth "$prev_n" "$prev_t" "$ops" "$gt")
-        printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s | %7s\n" "$family" "$ops" \
-            "$mt" "$(mb "$mm")" "$gt" "$(mb "$gm")" "$(ratio "$gt" "$mt")" "$(ratio "$gm" "$mm")" "$g" |
-            tee -a "$results"
+        printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s | %11s | %7s\n" "$family" "$ops" \
+            "$mt" "$(mb "$mm")" "$gt" "$(mb "$gm")" "$(ratio "$gt" "$mt")" "$(ratio "$gm" "$mm")" \
+            "${lo:--}-${hi:--}" "$g" | tee -a "$results"
+        [[ -z $first_n ]] && first_n=$ops first_t=$gt
         prev_n=$ops prev_t=$gt
     done
+    if [[ -n $first_n && $prev_n != "$first_n" ]]; then
+        printf "%-12s growth of ge-opt time from %s to %s ops: n^%s\n" "$family" "$first_n" "$prev_n" \
+            "$(growth "$first_n" "$first_t" "$prev_n" "$prev_t")" | tee -a "$results"
+    fi
 done
 echo "# table saved to $results" >&2
 if ((failed)); then

@@ -17,6 +17,7 @@
 //! | `_input_mutable` | [`is_input_mutable`] |
 //! | `reference` | [`ref_input_of_output`] (`false` disables ref relations) |
 //! | `atomic_output_index` (int list), `is_atomic_node` | [`atomic_outputs`] |
+//! | `_kernel_atomic` (ours: GE asks the engine's kernel info store) | [`is_kernel_atomic`] |
 //! | `continuous_input` / `continuous_output` | [`is_continuous_input`] / [`is_continuous_output`] |
 //! | `_no_padding_continuous_input` / `_output` | [`is_nopadding_continuous_input`] / [`is_nopadding_continuous_output`] |
 //! | `_skip_rw_conflict` | [`skip_rw_conflict`] |
@@ -48,6 +49,9 @@ pub mod attr {
     pub const REFERENCE: &str = "reference";
     pub const ATOMIC_OUTPUT_INDEX: &str = "atomic_output_index";
     pub const IS_ATOMIC_NODE: &str = "is_atomic_node";
+    /// Ours: GE reads `OpInfo.isAtomic` from the engine's kernel info store, which a graph
+    /// file does not carry; this attribute stands in for it per op.
+    pub const KERNEL_ATOMIC: &str = "_kernel_atomic";
     pub const CONTINUOUS_INPUT: &str = "continuous_input";
     pub const CONTINUOUS_OUTPUT: &str = "continuous_output";
     pub const NOPADDING_CONTINUOUS_INPUT: &str = "_no_padding_continuous_input";
@@ -264,6 +268,14 @@ pub fn atomic_outputs<V: OpView + ?Sized>(op: &V) -> Vec<usize> {
     semantic_def(op)
         .map(|d| d.row.atomic_outputs.clone())
         .unwrap_or_default()
+}
+
+/// The op's kernel reports it atomic (GE's `OpInfo.isAtomic`): the table's `kernel_atomic`
+/// column, overridden by `_kernel_atomic`. Independent of [`atomic_outputs`]: GE asks the
+/// kernel (`CheckAtomicFromOpsKernel`) and the op's attributes (`IsAtomicOp`) separately.
+pub fn is_kernel_atomic<V: OpView + ?Sized>(op: &V) -> bool {
+    let default = semantic_def(op).is_some_and(|d| d.row.kernel_atomic);
+    flag(op, attr::KERNEL_ATOMIC, default)
 }
 
 /// `continuous_input`: all inputs must sit in one contiguous block.

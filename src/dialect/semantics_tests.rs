@@ -208,6 +208,18 @@ fn atomic_outputs_defaults_and_overrides() {
     assert!(atomic_outputs(&off).is_empty());
 }
 
+/// `_kernel_atomic` is its own question: neither implied by nor implying atomic outputs.
+#[test]
+fn kernel_atomic_is_separate_from_atomic_outputs() {
+    let hccl = desc("ascend.hcom_all_reduce", 1, 1);
+    assert!(!is_kernel_atomic(&hccl));
+    let on = desc("ascend.hcom_all_reduce", 1, 1).with("_kernel_atomic", AttrValue::Bool(true));
+    assert!(is_kernel_atomic(&on));
+    assert!(atomic_outputs(&on).is_empty());
+    // An op with atomic outputs is not kernel-atomic unless it says so.
+    assert!(!is_kernel_atomic(&desc("ascend.scatter_add", 3, 1)));
+}
+
 #[test]
 fn continuous_flags_defaults_and_overrides() {
     let ar = desc("ascend.hcom_all_reduce", 1, 1);

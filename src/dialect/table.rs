@@ -140,9 +140,37 @@ impl fmt::Display for ArityError {
     }
 }
 
-/// Distributes `types.len()` values over `groups` in order: singles take one, optionals one
-/// while values remain, a variadic group takes the rest. Returns one size per group.
-fn distribute<T: PartialEq>(groups: &[IrdlGroup], types: &[T]) -> Result<Vec<i32>, ArityError> {
+/// The primitive groups of `groups` after slot expansion, as (arity, group, slot): slot
+/// `Some(i)` is optional slot `i` of a slot group, `Some(n)` past its last slot is the
+/// overflow group. Names are only built when needed ([`primitive_name`]): the arity
+/// questions below run for every op a pass creates.
+fn primitive_groups(groups: &[Group]) -> impl Iterator<Item = (Arity, &Group, Option<usize>)> {
+    groups.iter().flat_map(|group| {
+        let (optional, rest) = match group.arity {
+            Arity::Slots(n) => (n, 1),
+            _ => (0, 0),
+        };
+        let own = (optional + rest == 0).then_some((group.arity, group, None));
+        (0..optional)
+            .map(move |i| (Arity::Optional, group, Some(i)))
+            .chain((rest == 1).then_some((Arity::Variadic, group, Some(optional))))
+            .chain(own)
+    })
+}
+
+/// The IRDL name of a primitive group (as [`expand_groups`] spells it).
+fn primitive_name(group: &Group, slot: Option<usize>) -> String {
+    match (group.arity, slot) {
+        (Arity::Slots(n), Some(i)) if i == n => format!("{}_rest", group.name),
+        (_, Some(i)) => format!("{}{}", group.name, i),
+        _ => group.name.clone(),
+    }
+}
+
+/// Distributes `types.len()` values over the primitive groups of `groups` in order: singles
+/// take one, optionals one while values remain, a variadic group takes the rest. Returns one
+/// size per primitive group.
+fn distribute<T: PartialEq>(groups: &[Group], types: &[T]) -> Result<Vec<i32>, ArityError> {
     let n = types.len();
     let singles = groups.iter().filter(|g| g.arity == Arity::Single).count();
     if n < singles {
@@ -154,20 +182,20 @@ fn distribute<T: PartialEq>(groups: &[IrdlGroup], types: &[T]) -> Result<Vec<i32
     let mut spare = n - singles;
     let mut sizes = Vec::with_capacity(groups.len());
     let mut next = 0usize;
-    for group in groups {
-        let size = match group.arity {
+    for (arity, group, slot) in primitive_groups(groups) {
+        let size = match arity {
             Arity::Single => 1,
             Arity::Optional => usize::from(spare > 0),
             Arity::Variadic => spare,
             Arity::Slots(_) => unreachable!("slots are expanded before distribution"),
         };
-        if group.arity != Arity::Single {
+        if arity != Arity::Single {
             spare -= size;
         }
-        if group.arity == Arity::Variadic && size > 1 {
+        if arity == Arity::Variadic && size > 1 {
             if let Some(offset) = (next + 1..next + size).find(|&i| types[i] != types[next]) {
                 return Err(ArityError::MixedTypes {
-                    group: group.name.clone(),
+                    group: primitive_name(group, slot),
                     first: next,
                     other: offset,
                 });
@@ -185,9 +213,11 @@ fn distribute<T: PartialEq>(groups: &[IrdlGroup], types: &[T]) -> Result<Vec<i32
     Ok(sizes)
 }
 
-/// Whether MLIR needs a segment-size attribute for these primitive groups.
-fn needs_segments(groups: &[IrdlGroup]) -> bool {
-    groups.iter().filter(|g| g.arity != Arity::Single).count() > 1
+/// How many primitive groups of `groups` are not single (optional or variadic).
+fn non_single_count(groups: &[Group]) -> usize {
+    primitive_groups(groups)
+        .filter(|(arity, _, _)| *arity != Arity::Single)
+        .count()
 }
 
 /// One op of the dialect.
@@ -359,10 +389,10 @@ impl OpDef {
         data: &[T],
         ctrl: usize,
     ) -> Result<Option<Vec<i32>>, ArityError> {
-        let data_groups = expand_groups(&self.inputs);
-        let mut sizes = distribute(&data_groups, data)?;
+        let mut sizes = distribute(&self.inputs, data)?;
         sizes.push(ctrl as i32);
-        Ok(needs_segments(&self.irdl_operands()).then_some(sizes))
+        // The trailing `ctrl_in` group is variadic.
+        Ok((non_single_count(&self.inputs) + 1 > 1).then_some(sizes))
     }
 
     /// The `resultSegmentSizes` for data results of these types; `None` when not needed.
@@ -370,10 +400,10 @@ impl OpDef {
         &self,
         data: &[T],
     ) -> Result<Option<Vec<i32>>, ArityError> {
-        let data_groups = expand_groups(&self.outputs);
-        let mut sizes = distribute(&data_groups, data)?;
+        let mut sizes = distribute(&self.outputs, data)?;
         sizes.push(1);
-        Ok(needs_segments(&self.irdl_results()).then_some(sizes))
+        // The trailing `ctrl` result is single.
+        Ok((non_single_count(&self.outputs) > 1).then_some(sizes))
     }
 }
 
@@ -388,6 +418,9 @@ pub enum Trait {
     /// GE's data-like set (`Data`, `RefData`, `AippData`, `AnnData`): a root one is Writeable
     /// (B.4 2b), a subgraph one inherits its parent producer's type (B.4 2c).
     DataLike,
+    /// GE's `Data` itself (not its aliases' GE types): the node a subgraph input is; subgraph
+    /// boundaries are found through it (B.5, B.16, B.20).
+    GraphInput,
     /// GE's var-like set (`Variable`, `VariableV2`, `RefData`): outputs Writeable (B.4 2a),
     /// immutable address (B.19), never an in-place source (B.17).
     VarLike,
@@ -397,6 +430,12 @@ pub enum Trait {
     WhileFamily,
     /// `PartitionedCall`: its single subgraph's output types flow out (B.4 3, B.5).
     PartitionedCall,
+    /// `If` / `Case` and their variants: in a known-shape graph SubgraphPass gives every
+    /// branch output its own address when one producer feeds several of them (B.16).
+    Conditional,
+    /// `LoopCond`: a graph holding one is a loop graph, whose atomic ops are cleaned one by
+    /// one (B.18).
+    LoopCond,
     /// Reads only the shape of its input (`Shape`, `Rank`, `Size`): HcclMemcpyPass ignores it
     /// as a sibling consumer (B.15).
     ShapeOnly,
@@ -404,11 +443,16 @@ pub enum Trait {
     Reshape,
     /// `Identity` and `ReadVariableOp`: SplitIdentity / RemoveNoUseIdentity apply (B.8-B.10).
     IdentityLike,
-    /// A plain copy (`Identity`, `Memcpy`, `MemcpyAsync`): the layout pass never inserts
-    /// another copy next to one (B.19 `IsSkipInsert`).
+    /// A plain copy (`Identity`, `Memcpy`, `MemcpyAsync`, `MemcpyAddrAsync`): the layout
+    /// pass never inserts another copy next to one (B.19 `IsSkipInsert`).
     CopyLike,
     /// `Assign`, `AssignAdd`, `AssignSub` and their `*VariableOp` forms (B.10).
     AssignLike,
+    /// `Assign` itself: the write-back HcclMemcpyPass creates for a broadcast variable; one
+    /// already reading the variable makes it unnecessary (B.15).
+    Assign,
+    /// `Cmo` (cache maintenance): GraphLint neither reads nor writes its inputs (B.20).
+    Cmo,
     /// `PhonyConcat` / `PhonySplit`: inputs always ReadOnly even when named like an output,
     /// the names only express shared memory (B.3 3b).
     Phony,
@@ -423,6 +467,9 @@ pub enum Trait {
     /// V1 control-flow `Switch`, `RefSwitch`, `SwitchN`: InsertNodeAfter leaves their
     /// out-control edges in place (B.12).
     ControlSwitch,
+    /// `RefSwitch`: as a FrameworkOp's original type, its input 0 is written and its
+    /// outputs are writable (B.3 d, B.4 e).
+    RefSwitch,
     /// `StreamActive`: activates streams (C.5, C.9).
     StreamActive,
     /// `StreamSwitch`: its send events are dropped after optimisation (C.6, C.9).
@@ -432,6 +479,10 @@ pub enum Trait {
     StreamMerge,
     /// `LabelSet`, `LabelGotoEx`, `LabelSwitchByIndex`: never a stream split point (C.8).
     RtsLabel,
+    /// `StreamSwitch`, `LabelSwitchByIndex`: read a fixed physical address, so they can never
+    /// refresh IO addresses (B.19) and get `_dynamic_shape_fixed_addr` in dynamic+static
+    /// reuse mode (3.1.7).
+    FixedAddress,
     /// V1 `Enter` / `RefEnter`: a loop entry; its cross-stream edges get no event unless
     /// they lead to a StreamActive (C.5).
     LoopEnter,
@@ -485,6 +536,11 @@ pub struct OpRow {
     /// GE `atomic_output_index`: outputs written atomically (need zeroing first).
     #[serde(default)]
     pub atomic_outputs: Vec<usize>,
+    /// The engine's kernel info store reports the op atomic (GE's `OpInfo.isAtomic`, asked
+    /// by AtomicAddrCleanPass's `CheckAtomicFromOpsKernel`; the HCCL engine answers it). Our
+    /// per-op attribute `_kernel_atomic` overrides it.
+    #[serde(default)]
+    pub kernel_atomic: bool,
     /// GE `continuous_input`.
     #[serde(default)]
     pub continuous_input: bool,
@@ -696,6 +752,36 @@ mod tests {
             .operand_segments(&["c", "a", "b", "d", "e"], 0)
             .is_err());
         assert_eq!(if_op.result_segments(&["a"]), Ok(Some(vec![1, 0, 0, 1])));
+    }
+
+    /// The allocation-free arity walk used when building ops agrees with the IRDL groups
+    /// the generator declares (names and arities), for every op of the table.
+    #[test]
+    fn primitive_groups_match_the_irdl_groups() {
+        for def in op_table().ops() {
+            for (groups, irdl) in [
+                (&def.inputs, expand_groups(&def.inputs)),
+                (&def.outputs, expand_groups(&def.outputs)),
+            ] {
+                let fast: Vec<IrdlGroup> = primitive_groups(groups)
+                    .map(|(arity, group, slot)| IrdlGroup {
+                        name: primitive_name(group, slot),
+                        arity,
+                    })
+                    .collect();
+                assert_eq!(fast, irdl, "{}", def.op_name());
+            }
+            let non_single =
+                |gs: &[IrdlGroup]| gs.iter().filter(|g| g.arity != Arity::Single).count();
+            assert_eq!(
+                non_single_count(&def.inputs) + 1,
+                non_single(&def.irdl_operands())
+            );
+            assert_eq!(
+                non_single_count(&def.outputs),
+                non_single(&def.irdl_results())
+            );
+        }
     }
 
     #[test]

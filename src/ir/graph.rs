@@ -273,6 +273,11 @@ fn symbols_in(attr: Attribute) -> Vec<String> {
         return Vec::new();
     }
     if let Ok(array) = ArrayAttribute::try_from(attr) {
+        // Lists of numbers (offsets, memory types) are common and name no symbol: look at
+        // the first element before collecting anything.
+        if !array.element(0).is_ok_and(|a| a.is_flat_symbol_ref()) {
+            return Vec::new();
+        }
         let all: Vec<String> = (0..array.len())
             .filter_map(|i| array.element(i).ok())
             .filter(|a| a.is_flat_symbol_ref())

@@ -40,6 +40,16 @@ impl OpKey {
     }
 }
 
+/// A map keyed by op identity.
+pub type OpKeyMap<V> = crate::analysis::fast_hash::FastMap<OpKey, V>;
+
+/// The address of the uniqued attribute `name` of `op` (0 when absent): MLIR uniques
+/// attributes per context, so two ops carry equal values exactly when the addresses match,
+/// which makes it a cheap cache key.
+pub fn attr_identity(op: OperationRef, name: &str) -> usize {
+    op.attribute(name).map_or(0, |a| prim::attribute_address(a))
+}
+
 impl From<OperationRef<'_, '_>> for OpKey {
     fn from(op: OperationRef<'_, '_>) -> Self {
         OpKey::of(op)
@@ -267,6 +277,14 @@ pub fn display_name(op: OperationRef) -> String {
 
 // The readers test the kind with `is_*` first: melior's failing `try_from` prints the
 // attribute into its error message, which is slow for large attributes.
+
+/// Calls `f` with the name of each of `op`'s attributes as bytes (no UTF-8 validation; see
+/// [`prim::string_ref_bytes`]), in the op's attribute order.
+pub fn for_each_attribute_name(op: OperationRef, mut f: impl FnMut(&[u8])) {
+    for (name, _) in op.attributes() {
+        f(prim::string_ref_bytes(name.as_string_ref()));
+    }
+}
 
 /// A string attribute.
 pub fn str_attr<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<&'c str> {

@@ -26,6 +26,24 @@ pub(crate) fn op_address(op: OperationRef) -> usize {
     op.to_raw().ptr as usize
 }
 
+/// The address of a (uniqued) attribute: its identity within the context.
+pub(crate) fn attribute_address(attr: Attribute) -> usize {
+    attr.to_raw().ptr as usize
+}
+
+/// The bytes of a string reference, without UTF-8 validation: attribute and op names
+/// compared with ASCII constants need none, and validating every name was a visible share
+/// of building a model from a large module.
+pub(crate) fn string_ref_bytes<'a>(s: StringRef<'a>) -> &'a [u8] {
+    let raw = s.to_raw();
+    if raw.length == 0 || raw.data.is_null() {
+        return &[];
+    }
+    // SAFETY: a `StringRef<'a>` handed out by melior points at `length` bytes that live for
+    // `'a` (the context's identifier or attribute storage); they are only read.
+    unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) }
+}
+
 /// The address of a block, to group ops by block.
 pub(crate) fn block_address(block: BlockRef) -> usize {
     block.to_raw().ptr as usize

@@ -245,7 +245,11 @@ impl<'t, 'c> Printer<'t, 'c> {
         v: &Value<'c, '_>,
         user: &str,
     ) -> String {
-        if let Ok(result) = OperationResult::try_from(*v) {
+        let result = v
+            .is_operation_result()
+            .then(|| OperationResult::try_from(*v).ok())
+            .flatten();
+        if let Some(result) = result {
             let owner = result.owner();
             let n = names
                 .get(&op_key(&owner))
@@ -345,41 +349,72 @@ impl<'t, 'c> Printer<'t, 'c> {
     }
 
     fn attr(&mut self, a: Attribute) -> String {
-        if let Ok(b) = BoolAttribute::try_from(a) {
+        // Each kind is tested with `is_*` before converting: melior's failing `try_from`
+        // prints the attribute into its error, which made printing quadratic-ish in
+        // attribute size.
+        if let Some(b) = a
+            .is_bool()
+            .then(|| BoolAttribute::try_from(a).ok())
+            .flatten()
+        {
             return b.value().to_string();
         }
-        if let Ok(i) = IntegerAttribute::try_from(a) {
+        if let Some(i) = a
+            .is_integer()
+            .then(|| IntegerAttribute::try_from(a).ok())
+            .flatten()
+        {
             return if a.r#type().to_string() == "i64" {
                 i.value().to_string()
             } else {
                 raw(a)
             };
         }
-        if let Ok(f) = FloatAttribute::try_from(a) {
+        if let Some(f) = a
+            .is_float()
+            .then(|| FloatAttribute::try_from(a).ok())
+            .flatten()
+        {
             return if a.r#type().to_string() == "f32" {
                 FloatKind::F32.format(f.value())
             } else {
                 raw(a)
             };
         }
-        if let Ok(s) = StringAttribute::try_from(a) {
+        if let Some(s) = a
+            .is_string()
+            .then(|| StringAttribute::try_from(a).ok())
+            .flatten()
+        {
             return if a.r#type().to_string() == "none" {
                 quote(s.value())
             } else {
                 raw(a)
             };
         }
-        if let Ok(list) = ArrayAttribute::try_from(a) {
+        if let Some(list) = a
+            .is_array()
+            .then(|| ArrayAttribute::try_from(a).ok())
+            .flatten()
+        {
             let items: Vec<String> = (0..list.len())
                 .filter_map(|i| list.element(i).ok())
                 .map(|e| self.attr(e))
                 .collect();
             return format!("[{}]", items.join(", "));
         }
-        if let Ok(s) = FlatSymbolRefAttribute::try_from(a) {
+        if let Some(s) = a
+            .is_flat_symbol_ref()
+            .then(|| FlatSymbolRefAttribute::try_from(a).ok())
+            .flatten()
+        {
             return format!("@{}", name(s.value()));
         }
-        if let Ok(t) = TypeAttribute::try_from(a) {
+        if let Some(t) = a
+            .is_type()
+            .then(|| TypeAttribute::try_from(a).ok())
+            .flatten()
+        {
             return types::ge_tensor(&t.value().to_string()).unwrap_or_else(|| raw(a));
         }
         if a.is_dense_int_elements() || a.is_dense_fp_elements() {
@@ -392,7 +427,7 @@ impl<'t, 'c> Printer<'t, 'c> {
 }
 
 fn string_attr(o: &OperationRef, key: &str) -> Option<String> {
-    let a = o.attribute(key).ok()?;
+    let a = o.attribute(key).ok().filter(|a| a.is_string())?;
     StringAttribute::try_from(a)
         .ok()
         .map(|s| s.value().to_string())

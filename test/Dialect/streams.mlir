@@ -41,5 +41,8 @@ func.func @streams(%arg0: tensor<i32>, %arg1: tensor<4xf32>, %arg2: tensor<4xf32
   %pc:2 = "ascend.phony_concat"(%a#0, %b#0) {name = "pconcat", concat_dim = [0], N = [2], operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<8xf32>, !ascend.ctrl)
   // CHECK: "ascend.phony_split"({{.*}}) -> (tensor<2xf32>, tensor<6xf32>, !ascend.ctrl)
   %ps:3 = "ascend.phony_split"(%pc#0) {name = "psplit", resultSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1>} : (tensor<8xf32>) -> (tensor<2xf32>, tensor<6xf32>, !ascend.ctrl)
+  // Cache maintenance: one input, no data result, a required `max_size`.
+  // CHECK: "ascend.cmo"(%{{.*}}#0) {max_size = 16 : i64, name = "cmo"} : (tensor<4xf32>) -> !ascend.ctrl
+  %cmo = "ascend.cmo"(%a#0) {name = "cmo", max_size = 16 : i64} : (tensor<4xf32>) -> !ascend.ctrl
   return
 }

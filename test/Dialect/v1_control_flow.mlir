@@ -3,7 +3,7 @@
 
 // V1 (dataflow) control flow: Switch forwards its data to one of two outputs of the data's
 // type; SwitchN to one of a homogeneous variadic list of outputs picked by an index.
-// (RefSwitch, an alias of the Switch row, is a generic `ascend.op` with that `type`.)
+// RefSwitch has Switch's groups; LoopCond passes its loop predicate on.
 
 // CHECK-LABEL: func.func @switches
 func.func @switches(%arg0: tensor<4xf32>, %arg1: tensor<i1>, %arg2: tensor<i32>, %arg3: tensor<2x?xf16>) -> (tensor<4xf32>, tensor<2x?xf16>) {
@@ -20,6 +20,10 @@ func.func @switches(%arg0: tensor<4xf32>, %arg1: tensor<i1>, %arg2: tensor<i32>,
   %sn:4 = "ascend.switch_n"(%sw#1, %n#0) {name = "switch_n"} : (tensor<4xf32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, !ascend.ctrl)
   // CHECK: "ascend.switch_n"({{.*}}) {name = "switch_n_none"} : (tensor<4xf32>, tensor<i32>) -> !ascend.ctrl
   %s0 = "ascend.switch_n"(%sw#0, %n#0) {name = "switch_n_none"} : (tensor<4xf32>, tensor<i32>) -> !ascend.ctrl
+  // CHECK: "ascend.ref_switch"(%{{.*}}#0, %{{.*}}#0) {name = "ref_switch"} : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>, !ascend.ctrl)
+  %rw:3 = "ascend.ref_switch"(%x#0, %p#0) {name = "ref_switch"} : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xf32>, !ascend.ctrl)
+  // CHECK: "ascend.loop_cond"(%{{.*}}#0) {name = "loop_cond"} : (tensor<i1>) -> (tensor<i1>, !ascend.ctrl)
+  %lc:2 = "ascend.loop_cond"(%p#0) {name = "loop_cond"} : (tensor<i1>) -> (tensor<i1>, !ascend.ctrl)
   return %sn#2, %rs#1 : tensor<4xf32>, tensor<2x?xf16>
 }
 

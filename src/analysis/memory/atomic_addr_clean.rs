@@ -76,7 +76,7 @@ fn needs_clean(g: &MemGraph, n: NodeId, opts: AtomicOptions) -> bool {
         .iter()
         .flat_map(|o| o.consumers.iter())
         .any(|c| g.node(c.node).sem.no_task);
-    let ref_variable = node.outputs.iter().any(|o| o.ref_var_src);
+    let ref_variable = node.outputs.iter().any(|o| o.ref_var_src.is_some());
     !(to_no_task || ref_variable)
 }
 

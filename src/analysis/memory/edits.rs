@@ -87,12 +87,12 @@ pub(crate) fn broadcast_write_back(
     rule: Rule,
 ) -> Result<(), MemError> {
     let h = hccl_in.node;
-    if g.node(h).ty != "HcomBroadcast" || !g.node(var.node).sem.var_like {
+    if !g.node(h).sem.broadcast || !g.node(var.node).sem.var_like {
         return Ok(());
     }
     if g.consumers(var.node, var.index)
         .iter()
-        .any(|c| g.node(c.node).ty == "Assign")
+        .any(|c| g.node(c.node).sem.assign)
     {
         return Ok(());
     }

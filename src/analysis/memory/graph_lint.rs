@@ -90,7 +90,7 @@ pub fn input_types(g: &MemGraph) -> LintTypes {
     for n in g.all_nodes().into_iter().rev() {
         let node = g.node(n);
         if node.subgraphs.is_empty() {
-            let cmo = node.effective_type() == "Cmo";
+            let cmo = node.sem.cmo;
             for i in 0..node.inputs.len() as u32 {
                 let t = if cmo {
                     LintRw::CanIgnore
@@ -114,7 +114,7 @@ pub fn input_types(g: &MemGraph) -> LintTypes {
                 continue;
             };
             let d = g.node(src.node);
-            if d.ty != "Data" {
+            if !d.sem.data {
                 continue;
             }
             let Some(pi) = d.parent_index else {
@@ -141,32 +141,50 @@ pub fn lint(g: &MemGraph) -> Vec<LintWarning> {
 pub fn lint_with<R: Reach>(g: &MemGraph, reach: &R) -> Vec<LintWarning> {
     let types = input_types(g);
     let mut warnings = Vec::new();
+    // Distinct writers and readers of one output, in edge order. A node is listed once per
+    // kind: `listed[node]` holds the output's stamp and which lists have it (bit 0 writers,
+    // bit 1 readers), so an output with thousands of consumers (a learning rate read by
+    // every optimizer update) costs linear time, not a scan of the list per edge.
+    let mut listed: Vec<(u32, u8)> = vec![(0, 0); g.nodes.len()];
+    let mut stamp = 0u32;
+    let mut writers: Vec<NodeId> = Vec::new();
+    let mut readers: Vec<NodeId> = Vec::new();
     for gr in &g.graphs {
         for &n in &gr.order {
             for (o, out) in g.node(n).outputs.iter().enumerate() {
                 if out.consumers.len() < 2 {
                     continue;
                 }
-                let mut writers: Vec<NodeId> = Vec::new();
-                let mut readers: Vec<NodeId> = Vec::new();
+                stamp += 1;
+                writers.clear();
+                readers.clear();
                 for c in &out.consumers {
-                    let list = match types.get(c.node, c.index) {
-                        LintRw::Writable => &mut writers,
-                        LintRw::ReadOnly => &mut readers,
+                    let (list, bit) = match types.get(c.node, c.index) {
+                        LintRw::Writable => (&mut writers, 1u8),
+                        LintRw::ReadOnly => (&mut readers, 2u8),
                         LintRw::CanIgnore => continue,
                     };
-                    if !list.contains(&c.node) {
+                    let seen = &mut listed[c.node.0 as usize];
+                    if seen.0 != stamp {
+                        *seen = (stamp, 0);
+                    }
+                    if seen.1 & bit == 0 {
+                        seen.1 |= bit;
                         list.push(c.node);
                     }
+                }
+                if writers.is_empty() {
+                    continue;
                 }
                 let producer = OutPort {
                     node: n,
                     index: o as u32,
                 };
                 for (k, &w) in writers.iter().enumerate() {
-                    let mut others: Vec<(NodeId, bool)> =
-                        writers[k + 1..].iter().map(|&x| (x, true)).collect();
-                    others.extend(readers.iter().map(|&r| (r, false)));
+                    let others = writers[k + 1..]
+                        .iter()
+                        .map(|&x| (x, true))
+                        .chain(readers.iter().map(|&r| (r, false)));
                     for (x, is_writer) in others {
                         if x == w || reach.reaches(w, x) || reach.reaches(x, w) {
                             continue;

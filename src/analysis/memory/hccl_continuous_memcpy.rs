@@ -10,7 +10,7 @@
 //! Choice: unconnected inputs are skipped (GE fails on them).
 
 use super::edits::{broadcast_write_back, insert_identity_before};
-use super::model::{InPort, MemError, MemGraph, NodeId, Origin, OutPort, ROOT};
+use super::model::{mem_type, InPort, MemError, MemGraph, NodeId, Origin, OutPort, ROOT};
 use super::plan::{Plan, Rule};
 
 /// Plan `--hccl-continuous-memcpy` on `g` (left in the planned state).
@@ -101,7 +101,7 @@ fn continuous_input_process(g: &mut MemGraph, plan: &mut Plan, n: NodeId) -> Res
 
 fn p2p_input_process(g: &mut MemGraph, plan: &mut Plan, n: NodeId) -> Result<(), MemError> {
     for i in 0..g.node(n).inputs.len() as u32 {
-        if !g.node(n).inputs[i as usize].p2p {
+        if !mem_type::is_p2p(g.node(n).inputs[i as usize].mem_type) {
             continue;
         }
         let Some(src) = g.src(n, i) else {

@@ -52,7 +52,7 @@ pub fn is_shape_computing_branch(g: &MemGraph, n: NodeId) -> bool {
     if node.sem.shape_only {
         return true;
     }
-    node.ty == "Reshape"
+    node.sem.reshape
         && node
             .outputs
             .iter()

@@ -1,5 +1,6 @@
-//! Memory read/write conflict passes (spec sections 3.1.1-3.1.3, 3.1.5, 3.2, 3.5) as pure
-//! decision engines over [`model::MemGraph`].
+//! Memory conflict passes (spec sections 3.1.1-3.1.7, 3.2, 3.3, 3.5) as pure decision
+//! engines over [`model::MemGraph`], and the memory symbols they share
+//! ([`symbols`], GE's `GetRefMapping`).
 //!
 //! How an IR pass uses this module:
 //! 1. Fill a [`model::MemGraph`] from the function(s): one [`model::Graph`] per func (root
@@ -11,7 +12,10 @@
 //! 2. Call a planner: [`hccl_memcpy::plan_hccl_memcpy`],
 //!    [`hccl_continuous_memcpy::plan_hccl_continuous_memcpy`],
 //!    [`subgraph_isolate::plan_subgraph_isolate`], [`atomic_addr_clean::plan_atomic_addr_clean`],
-//!    [`rw_conflict::plan_rw_conflict`], or [`plan_pipeline`] for all five. Each returns a
+//!    [`rw_conflict::plan_rw_conflict`], or [`plan_pipeline`] for all five; and
+//!    [`inplace_support::plan_inplace_support_check`],
+//!    [`memcpy_addr_async::plan_memcpy_addr_async`], [`mark_same_addr::plan_mark_same_addr`],
+//!    [`layout::plan_mem_layout_conflict`]. Each returns a
 //!    [`plan::Plan`]: ordered [`plan::Step`]s, each an explicit [`plan::Edit`] with the spec
 //!    [`plan::Rule`] and a human-readable `reason`, plus [`plan::Stats`]. The model is left in
 //!    the planned state. Errors are [`model::MemError`]s located at a node.
@@ -26,11 +30,20 @@ mod edits;
 pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
+pub mod inplace;
+pub mod inplace_support;
+pub mod io_offset;
+pub mod layout;
+pub mod mark_same_addr;
+pub mod mem_plan;
+pub mod mem_verify;
+pub mod memcpy_addr_async;
 pub mod model;
 pub mod plan;
 pub mod rw_conflict;
 pub mod rw_types;
 pub mod subgraph_isolate;
+pub mod symbols;
 
 use model::{MemError, MemGraph};
 use plan::Plan;

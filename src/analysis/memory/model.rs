@@ -20,6 +20,7 @@
 //! * `Output::consumers` is in GE's edge order; new edges are appended (GE's `AddEdge`).
 //! * Control edges: `ctrl_in` / `ctrl_out` mirror each other.
 
+use super::super::fast_hash::{FastMap, FastSet};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -63,8 +64,26 @@ pub struct Sem {
     pub var_like: bool,
     /// `Data`, `RefData`, `AippData`, `AnnData` (B.4 b/c).
     pub data_like: bool,
+    /// GE's `Data` itself: in a subgraph, the node an input of the parent enters through
+    /// (GE compares the type with `DATA`: B.5, B.16, B.20).
+    pub data: bool,
     /// `While`, `_While`, `StatelessWhile` (B.3 1, B.4 1).
     pub while_family: bool,
+    /// `If`, `_If`, `StatelessIf`, `Case`, `StatelessCase` (B.16).
+    pub conditional: bool,
+    /// `PartitionedCall` (B.4 3, B.5, B.16).
+    pub partitioned_call: bool,
+    /// `Reshape`: a sibling HcclMemcpyPass ignores when its consumers only read shapes (B.15).
+    pub reshape: bool,
+    /// `HcomBroadcast`: HcclMemcpyPass writes its variable back with an Assign (B.15).
+    pub broadcast: bool,
+    /// `Assign` itself (B.15: an existing one makes the write-back unnecessary).
+    pub assign: bool,
+    /// The (original) type is `Cmo`: GraphLint ignores its inputs (B.20).
+    pub cmo: bool,
+    /// A `FrameworkOp` whose original type is `RefSwitch`: input 0 written, outputs
+    /// writable (B.3 d, B.4 e).
+    pub ref_switch: bool,
     /// `Shape`, `Rank`: only read the shape, never the bytes (B.15 exemption).
     pub shape_only: bool,
     /// `Identity`, `ReadVariableOp` (B.8-B.10).
@@ -103,22 +122,53 @@ pub struct Sem {
     pub nopad_continuous_input: bool,
     /// `_no_padding_continuous_output`.
     pub nopad_continuous_output: bool,
-    /// The node has a dynamic (unknown) shape (GE's `NodeUtils::IsDynamicShape`).
+    /// GE's `NodeUtils::IsDynamicShape`: the model is dynamic-shape partitioned (a property
+    /// of the root graph that every node reports; see the IR layer's model builder).
     pub unknown_shape: bool,
     /// `_no_task` = true: the op generates no task (B.18: atomic producers feeding it clean
     /// themselves).
     pub no_task: bool,
+    /// The op reads a fixed physical address (`StreamSwitch`, `LabelSwitchByIndex`): it can
+    /// never refresh its IO addresses (B.19 `IsAddressRefreshable`) and gets the fixed-address
+    /// mark in dynamic+static reuse mode (3.1.7 MarkSameAddrPass).
+    pub fixed_address: bool,
+    /// Ours, `_address_unrefreshable` = true: the op's kernel cannot refresh IO addresses (GE:
+    /// ops of the custom kernel lib). HCCL ops are handled by the checkers, which know the
+    /// feature-map option.
+    pub address_unrefreshable: bool,
+    /// `Merge` (V1 control flow) or `StreamMerge`: all inputs and output 0 share one symbol
+    /// (GE `HandleMergeInput`).
+    pub merge: bool,
+    /// `_output_reuse_input` = true: with a no-padding continuous flag, every output shares
+    /// input 0's memory (GE `IsNoPaddingRefFromInput`).
+    pub output_reuse_input: bool,
+    /// A plain copy (`Identity`, `Memcpy`, `MemcpyAsync`, `MemcpyAddrAsync`): the layout pass
+    /// never puts another copy next to one (B.19 `IsSkipInsert`).
+    pub copy_like: bool,
+    /// `_is_unknown_shape = false` on a `PartitionedCall`: a known-shape partition of a
+    /// dynamic model (B.18: user Data found inside is copied inside).
+    pub known_shape_call: bool,
 }
 
 impl Sem {
-    /// GE's built-in type lists (`OpTypeUtils` and the pass files). Attribute-driven flags
-    /// (`_input_mutable`, continuous flags, ...) are not type properties and stay false.
+    /// GE's built-in type lists (`OpTypeUtils` and the pass files), for models built without
+    /// the op table (unit tests); the IR layer fills the flags from the table instead.
+    /// Attribute-driven flags (`_input_mutable`, continuous flags, ...) are not type
+    /// properties and stay false, and so do the flags that depend on a `FrameworkOp`'s
+    /// original type (see [`Sem::of_framework_op`]).
     pub fn of_type(ty: &str) -> Sem {
         Sem {
             const_like: matches!(ty, "Const" | "Constant" | "ConstPlaceHolder"),
             var_like: matches!(ty, "Variable" | "VariableV2" | "RefData"),
             data_like: matches!(ty, "Data" | "RefData" | "AippData" | "AnnData"),
+            data: ty == "Data",
             while_family: matches!(ty, "While" | "_While" | "StatelessWhile"),
+            conditional: matches!(ty, "If" | "_If" | "StatelessIf" | "Case" | "StatelessCase"),
+            partitioned_call: ty == "PartitionedCall",
+            reshape: ty == "Reshape",
+            broadcast: ty == "HcomBroadcast",
+            assign: ty == "Assign",
+            cmo: ty == "Cmo",
             shape_only: matches!(ty, "Shape" | "Rank"),
             identity_like: matches!(ty, "Identity" | "ReadVariableOp"),
             assign_like: matches!(
@@ -137,7 +187,23 @@ impl Sem {
             atomic_clean: matches!(ty, "AtomicAddrClean" | "MemSet"),
             switch_like: matches!(ty, "Switch" | "RefSwitch" | "SwitchN"),
             loop_cond: ty == "LoopCond",
+            fixed_address: matches!(ty, "StreamSwitch" | "LabelSwitchByIndex"),
+            merge: matches!(ty, "Merge" | "RefMerge" | "StreamMerge"),
+            copy_like: matches!(
+                ty,
+                "Identity" | "Memcpy" | "MemcpyAsync" | "MemcpyAddrAsync"
+            ),
             ..Sem::default()
+        }
+    }
+
+    /// [`Sem::of_type`] for a `FrameworkOp` wrapping `original` (GE's `GetOriginalType`):
+    /// the flags GE derives from the original type.
+    pub fn of_framework_op(original: &str) -> Sem {
+        Sem {
+            cmo: original == "Cmo",
+            ref_switch: original == "RefSwitch",
+            ..Sem::of_type("FrameworkOp")
         }
     }
 }
@@ -153,8 +219,10 @@ pub struct Input {
     pub special_input_size: i64,
     /// On a subgraph NetOutput input: `_parent_node_index`.
     pub parent_index: Option<u32>,
-    /// `_input_memory_type` of this input is P2P DDR (3.1.2).
-    pub p2p: bool,
+    /// The input tensor desc (the operand's type), interned (see [`MemGraph::tensor`]).
+    pub tensor: TensorId,
+    /// `_input_memory_type` entry of this input (runtime memory type, [`mem_type`]).
+    pub mem_type: i64,
 }
 
 /// One output anchor of a node.
@@ -164,8 +232,186 @@ pub struct Output {
     pub name: Option<Sym>,
     /// Consumer inputs in GE's edge order.
     pub consumers: Vec<InPort>,
-    /// The output desc carries `ref_var_src_var_name` (B.18: such atomic ops clean themselves).
-    pub ref_var_src: bool,
+    /// `ref_var_src_var_name` on the output desc: the variable (node name) this output aliases
+    /// (B.18: such atomic ops clean themselves; B.19: REFERENCE_OUTPUT).
+    pub ref_var_src: Option<Sym>,
+    /// The output tensor desc (the result's type), interned (see [`MemGraph::tensor`]).
+    pub tensor: TensorId,
+    /// `_output_memory_type` entry of this output (runtime memory type, [`mem_type`]).
+    pub mem_type: i64,
+    /// GE's `reuse_input` / `reuse_input_index` on the output desc (`reuse_input_index` attr
+    /// here): the output shares the memory of that input (GE `IsRefFromInput`).
+    pub reuse_input: Option<u32>,
+    /// `_inplace_support_input_index` on output 0 (InplaceSupportCheckPass, B.17): the input
+    /// whose memory this output may reuse.
+    pub inplace_input: Option<u32>,
+}
+
+/// GE data type of a tensor: the element type of the MLIR tensor type.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum DType {
+    F16,
+    F32,
+    F64,
+    BF16,
+    /// `i1` (GE `DT_BOOL`, one byte).
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    /// Any other element type (index, complex, float8, ...): no GE size.
+    #[default]
+    Other,
+}
+
+impl DType {
+    /// Bytes per element (GE `GetDataTypeLength`); `None` for [`DType::Other`].
+    pub fn size(self) -> Option<i64> {
+        use DType::*;
+        Some(match self {
+            Bool | I8 | U8 => 1,
+            F16 | BF16 | I16 | U16 => 2,
+            F32 | I32 | U32 => 4,
+            F64 | I64 | U64 => 8,
+            Other => return None,
+        })
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use DType::*;
+        f.write_str(match self {
+            F16 => "f16",
+            F32 => "f32",
+            F64 => "f64",
+            BF16 => "bf16",
+            Bool => "bool",
+            I8 => "i8",
+            I16 => "i16",
+            I32 => "i32",
+            I64 => "i64",
+            U8 => "u8",
+            U16 => "u16",
+            U32 => "u32",
+            U64 => "u64",
+            Other => "other",
+        })
+    }
+}
+
+/// GE's unknown dimension (`UNKNOWN_DIM`).
+pub const UNKNOWN_DIM: i64 = -1;
+
+/// GE's memory alignment unit (`kDataMemAlignSize`).
+pub const MEM_ALIGN: i64 = 32;
+
+/// What the memory passes know about one tensor desc (port): dtype, dims, byte size. Interned
+/// in the model ([`MemGraph::intern_tensor`]), since a graph has few distinct tensor types and every port
+/// names one.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct TensorDesc {
+    pub dtype: DType,
+    /// `None`: unranked (GE `UNKNOWN_RANK`); an entry [`UNKNOWN_DIM`]: a dynamic dimension.
+    pub dims: Option<Box<[i64]>>,
+}
+
+impl TensorDesc {
+    pub fn new(dtype: DType, dims: Option<Vec<i64>>) -> TensorDesc {
+        TensorDesc {
+            dtype,
+            dims: dims.map(Vec::into_boxed_slice),
+        }
+    }
+
+    /// GE `GeShape::IsUnknownShape`: unranked or some dynamic dimension.
+    pub fn is_unknown_shape(&self) -> bool {
+        self.dims.as_ref().is_none_or(|d| d.iter().any(|&x| x < 0))
+    }
+
+    /// Number of elements (1 for a scalar); `None` for an unknown shape or on overflow.
+    pub fn element_count(&self) -> Option<i64> {
+        if self.is_unknown_shape() {
+            return None;
+        }
+        let dims = self.dims.as_ref()?;
+        dims.iter().try_fold(1i64, |acc, &d| acc.checked_mul(d))
+    }
+
+    /// GE `TensorUtils::GetTensorMemorySizeInBytes`, the size the memory passes compare:
+    /// elements × dtype size, then `((size + 2·32 − 1) / 32) · 32` (rounded up to 32 bytes with
+    /// 32 bytes of slack, so even an empty tensor takes 32). Format is ND (this IR has no
+    /// private formats). `None` when the shape is unknown, the dtype has no GE size, or the
+    /// size overflows.
+    pub fn byte_size(&self) -> Option<i64> {
+        let raw = self.element_count()?.checked_mul(self.dtype.size()?)?;
+        let padded = raw.checked_add(2 * MEM_ALIGN - 1)?;
+        Some(padded / MEM_ALIGN * MEM_ALIGN)
+    }
+}
+
+impl fmt::Display for TensorDesc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[", self.dtype)?;
+        match &self.dims {
+            None => f.write_str("*")?,
+            Some(dims) => {
+                for (i, d) in dims.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    if *d < 0 {
+                        f.write_str("?")?;
+                    } else {
+                        write!(f, "{d}")?;
+                    }
+                }
+            }
+        }
+        f.write_str("]")
+    }
+}
+
+/// Index of an interned [`TensorDesc`]. `TensorId::UNKNOWN` (the default) is an unranked
+/// tensor of unknown dtype: what a port built without type information gets.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct TensorId(pub u32);
+
+impl TensorId {
+    pub const UNKNOWN: TensorId = TensorId(0);
+}
+
+/// The runtime's memory types (`rtMemType_t`), as GE stores them in `_input_memory_type` /
+/// `_output_memory_type`.
+pub mod mem_type {
+    /// `RT_MEMORY_DEFAULT`: no entry.
+    pub const DEFAULT: i64 = 0x0;
+    /// `RT_MEMORY_DDR`.
+    pub const DDR: i64 = 0x1;
+    /// `RT_MEMORY_HBM`.
+    pub const HBM: i64 = 0x2;
+    /// `RT_MEMORY_P2P_HBM`.
+    pub const P2P_HBM: i64 = 0x10;
+    /// `RT_MEMORY_P2P_DDR`.
+    pub const P2P_DDR: i64 = 0x11;
+    /// `RT_MEMORY_TS`.
+    pub const TS: i64 = 0x40;
+
+    /// GE `MemTypeUtils::IsMemoryTypeSpecial`: anything but default, HBM or DDR (P2P, TS,
+    /// ...): the anchor is RTS_SPECIAL_TYPE (B.19).
+    pub fn is_special(t: i64) -> bool {
+        !matches!(t, DEFAULT | HBM | DDR)
+    }
+
+    /// A P2P memory type (HcclContinuousMemcpyPass, 3.1.2).
+    pub fn is_p2p(t: i64) -> bool {
+        matches!(t, P2P_HBM | P2P_DDR)
+    }
 }
 
 /// Atomic attributes of a node (`atomic_input_index`, `atomic_output_index`, workspace).
@@ -189,16 +435,24 @@ pub enum Origin {
     SubgraphIsolate,
     AtomicAddrClean,
     RwConflict,
+    InplaceSupportCheck,
+    MemLayoutConflict,
+    MemcpyAddrAsync,
+    MarkSameAddr,
 }
 
 impl Origin {
     /// All origins.
-    pub const ALL: [Origin; 5] = [
+    pub const ALL: [Origin; 9] = [
         Origin::HcclMemcpy,
         Origin::HcclContinuousMemcpy,
         Origin::SubgraphIsolate,
         Origin::AtomicAddrClean,
         Origin::RwConflict,
+        Origin::InplaceSupportCheck,
+        Origin::MemLayoutConflict,
+        Origin::MemcpyAddrAsync,
+        Origin::MarkSameAddr,
     ];
 
     /// Parse a pass flag back (the IR stores it in `ascend.inserted_by`).
@@ -214,6 +468,10 @@ impl Origin {
             Origin::SubgraphIsolate => "subgraph-isolate",
             Origin::AtomicAddrClean => "atomic-addr-clean",
             Origin::RwConflict => "mem-rw-conflict",
+            Origin::InplaceSupportCheck => "inplace-support-check",
+            Origin::MemLayoutConflict => "mem-layout-conflict",
+            Origin::MemcpyAddrAsync => "memcpy-addr-async",
+            Origin::MarkSameAddr => "mark-same-addr",
         }
     }
 }
@@ -246,6 +504,9 @@ pub struct Node {
     pub origin: Option<Origin>,
     /// Why the node was inserted (the `ascend.reason` attribute).
     pub reason: Option<String>,
+    /// `_alloc_fixed_addr_index` (MarkSameAddrPass, 3.1.7): the output that must keep a
+    /// fixed address.
+    pub fixed_addr_output: Option<u32>,
     /// Erased by an edit; kept in the arena so ids stay stable.
     pub removed: bool,
 }
@@ -306,6 +567,9 @@ pub struct MemGraph {
     pub nodes: Vec<Node>,
     syms: Vec<Box<str>>,
     sym_index: HashMap<Box<str>, Sym>,
+    /// Interned tensor descs; entry 0 is [`TensorId::UNKNOWN`] (see [`MemGraph::tensor`]).
+    tensors: Vec<TensorDesc>,
+    tensor_index: HashMap<TensorDesc, TensorId>,
     /// Hashes of the node names, built on the first `fresh_name` (8 bytes a node, not a
     /// copy of every name).
     name_hashes: Option<HashSet<u64>>,
@@ -396,6 +660,41 @@ impl MemGraph {
         &self.syms[s.0 as usize]
     }
 
+    /// Intern a tensor desc.
+    pub fn intern_tensor(&mut self, desc: TensorDesc) -> TensorId {
+        if self.tensors.is_empty() {
+            self.tensors.push(TensorDesc::default());
+            self.tensor_index
+                .insert(TensorDesc::default(), TensorId::UNKNOWN);
+        }
+        if let Some(&id) = self.tensor_index.get(&desc) {
+            return id;
+        }
+        let id = TensorId(self.tensors.len() as u32);
+        self.tensors.push(desc.clone());
+        self.tensor_index.insert(desc, id);
+        id
+    }
+
+    /// An interned tensor desc ([`TensorId::UNKNOWN`]: unranked, unknown dtype).
+    pub fn tensor(&self, id: TensorId) -> &TensorDesc {
+        static UNKNOWN: TensorDesc = TensorDesc {
+            dtype: DType::Other,
+            dims: None,
+        };
+        self.tensors.get(id.0 as usize).unwrap_or(&UNKNOWN)
+    }
+
+    /// The tensor desc of output `o` of `n`.
+    pub fn out_tensor(&self, p: OutPort) -> &TensorDesc {
+        self.tensor(self.node(p.node).outputs[p.index as usize].tensor)
+    }
+
+    /// The tensor desc of input `i` of `n`.
+    pub fn in_tensor(&self, p: InPort) -> &TensorDesc {
+        self.tensor(self.node(p.node).inputs[p.index as usize].tensor)
+    }
+
     /// The producer feeding input `i` of `n`.
     pub fn src(&self, n: NodeId, i: u32) -> Option<OutPort> {
         self.node(n).inputs.get(i as usize).and_then(|x| x.src)
@@ -417,7 +716,7 @@ impl MemGraph {
     /// A Data node of a subgraph (GE's `IsSubgraphInputNode`: Data whose graph has a parent).
     pub fn is_subgraph_data(&self, n: NodeId) -> bool {
         let node = self.node(n);
-        node.ty == "Data" && self.graph(node.graph).parent.is_some()
+        node.sem.data && self.graph(node.graph).parent.is_some()
     }
 
     /// A NetOutput of a subgraph (GE's `IsSubgraphOutputNode`).
@@ -463,6 +762,14 @@ impl MemGraph {
     pub fn all_nodes(&self) -> Vec<NodeId> {
         let mut out = Vec::with_capacity(self.nodes.len());
         self.collect_nodes(ROOT, &mut out);
+        out
+    }
+
+    /// GE's `GetAllNodes` of graph `g`: its nodes, each followed by the nodes of its subgraphs
+    /// (recursively).
+    pub fn all_nodes_of(&self, g: GraphId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        self.collect_nodes(g, &mut out);
         out
     }
 
@@ -598,6 +905,7 @@ impl MemGraph {
             atomic: None,
             origin: None,
             reason: None,
+            fixed_addr_output: None,
             removed: false,
         });
         if let Some(set) = &mut self.name_hashes {
@@ -787,8 +1095,8 @@ impl MemGraph {
             }
             let pending = std::mem::take(&mut self.graphs[gi].pending);
             let mut head = Vec::new();
-            let mut before: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
-            let mut after: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+            let mut before: FastMap<NodeId, Vec<NodeId>> = FastMap::default();
+            let mut after: FastMap<NodeId, Vec<NodeId>> = FastMap::default();
             for (p, n) in pending {
                 if self.node(n).removed {
                     continue;
@@ -834,8 +1142,8 @@ impl MemGraph {
     fn emit(
         &self,
         n: NodeId,
-        before: &mut HashMap<NodeId, Vec<NodeId>>,
-        after: &mut HashMap<NodeId, Vec<NodeId>>,
+        before: &mut FastMap<NodeId, Vec<NodeId>>,
+        after: &mut FastMap<NodeId, Vec<NodeId>>,
         out: &mut Vec<NodeId>,
     ) {
         if let Some(bs) = before.remove(&n) {
@@ -853,7 +1161,7 @@ impl MemGraph {
 
     /// Whether `order` respects every data and control edge inside the graph.
     pub fn is_topological(&self, order: &[NodeId]) -> bool {
-        let mut pos = HashMap::with_capacity(order.len());
+        let mut pos = FastMap::with_capacity_and_hasher(order.len(), Default::default());
         for (i, &n) in order.iter().enumerate() {
             pos.insert(n, i);
         }
@@ -880,11 +1188,11 @@ impl MemGraph {
     fn stable_topo_sort(&self, order: &[NodeId]) -> Vec<NodeId> {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
-        let pos: HashMap<NodeId, usize> = order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-        let mut indeg: HashMap<NodeId, usize> = HashMap::new();
-        let mut succ: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+        let pos: FastMap<NodeId, usize> = order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+        let mut indeg: FastMap<NodeId, usize> = FastMap::default();
+        let mut succ: FastMap<NodeId, Vec<NodeId>> = FastMap::default();
         for &n in order {
-            let mut seen = HashSet::new();
+            let mut seen = FastSet::default();
             for p in self.preds(n) {
                 if pos.contains_key(&p) && seen.insert(p) {
                     *indeg.entry(n).or_default() += 1;
@@ -910,7 +1218,7 @@ impl MemGraph {
         }
         if out.len() < order.len() {
             // A cycle: keep the remaining nodes in their old order (the verifier reports it).
-            let placed: HashSet<NodeId> = out.iter().copied().collect();
+            let placed: FastSet<NodeId> = out.iter().copied().collect();
             out.extend(order.iter().filter(|n| !placed.contains(n)));
         }
         out

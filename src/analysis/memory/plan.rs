@@ -29,12 +29,86 @@ impl BoolAttr {
     }
 }
 
+/// An integer GE attribute a pass sets on an existing node.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum IntAttr {
+    /// `_inplace_support_input_index` on output 0 (InplaceSupportCheckPass, B.17).
+    InplaceSupportInputIndex,
+    /// `_alloc_fixed_addr_index` (MarkSameAddrPass, 3.1.7).
+    FixedAddrIndex,
+}
+
+impl IntAttr {
+    /// The attribute name in the IR.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntAttr::InplaceSupportInputIndex => "_inplace_support_input_index",
+            IntAttr::FixedAddrIndex => "_alloc_fixed_addr_index",
+        }
+    }
+}
+
+/// A string GE attribute a pass sets on an existing node.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StrAttr {
+    /// `_alloc_fixed_addr` (GE `ATTR_DYNAMIC_SHAPE_FIXED_ADDR`, MarkSameAddrPass): the name
+    /// of the output that must keep a fixed address.
+    FixedAddr,
+}
+
+impl StrAttr {
+    /// The attribute name in the IR.
+    pub fn name(self) -> &'static str {
+        match self {
+            StrAttr::FixedAddr => "_alloc_fixed_addr",
+        }
+    }
+}
+
+/// The type of a copy node [`Edit::InsertCopy`] creates.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CopyType {
+    /// `MemcpyAddrAsync`: passes an address on (zero copy), B.18.
+    MemcpyAddrAsync,
+}
+
+impl CopyType {
+    /// The GE type.
+    pub fn ge_type(self) -> &'static str {
+        match self {
+            CopyType::MemcpyAddrAsync => "MemcpyAddrAsync",
+        }
+    }
+}
+
 /// One graph edit. Inserted nodes are `Identity` unless stated otherwise; their input is
 /// named `x`, their output `y`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
     /// Set a boolean attribute to true.
     SetAttr { node: NodeId, attr: BoolAttr },
+    /// Set an integer attribute.
+    SetIntAttr {
+        node: NodeId,
+        attr: IntAttr,
+        value: i64,
+    },
+    /// Set a string attribute.
+    SetStrAttr {
+        node: NodeId,
+        attr: StrAttr,
+        value: String,
+    },
+    /// GE `RemoveEdge` + `AddEdge` around a new single-input copy of type `ty` (input `x`,
+    /// output `y`): `consumer` reads the copy of `producer`. No control edge moves. Placed
+    /// right after the producer.
+    InsertCopy {
+        new: NodeId,
+        name: String,
+        ty: CopyType,
+        producer: OutPort,
+        consumer: InPort,
+    },
     /// GE `InsertNodeBefore(consumer)`: a new Identity `new` takes over `consumer`'s input
     /// edge (fed by the consumer's current producer). The control edges from `ctrl_moved`
     /// into the consumer move onto the Identity. Placed right before the consumer.
@@ -141,6 +215,20 @@ pub enum Rule {
     AtomicLoopClean,
     /// B.18 a separate clean for an atomic op feeding the graph output.
     AtomicOutputClean,
+    /// B.17 InplaceSupportCheckPass: output 0 may reuse an input.
+    InplaceSupport,
+    /// B.19 a symbol-level layout conflict (a table pair and its checker).
+    LayoutConflict,
+    /// B.19 CtrlNodeConflict: If/Case branch outputs, While body outputs/inputs.
+    LayoutCtrlNode,
+    /// B.18 MemcpyAddrAsync: a user Data feeding a StreamMerge.
+    MemcpyAddrStreamMerge,
+    /// B.18 MemcpyAddrAsync: a Const (or, offline, a Data) feeding the root NetOutput.
+    MemcpyAddrNetOutput,
+    /// B.18 MemcpyAddrAsync: a RefData read by an HCCL op whose feature map is fixed.
+    MemcpyAddrHcclRefData,
+    /// 3.1.7 MarkSameAddrPass: the output read by a StreamSwitch / LabelSwitchByIndex.
+    MarkSameAddr,
 }
 
 impl Rule {
@@ -162,6 +250,10 @@ impl Rule {
             | SubgraphWhileBody
             | SubgraphCondOutputShared => "B.16",
             AtomicCommonClean | AtomicLoopClean | AtomicOutputClean => "B.18",
+            InplaceSupport => "B.17",
+            LayoutConflict | LayoutCtrlNode => "B.19",
+            MemcpyAddrStreamMerge | MemcpyAddrNetOutput | MemcpyAddrHcclRefData => "B.18",
+            MarkSameAddr => "3.1.7",
         }
     }
 }
@@ -188,6 +280,14 @@ pub struct Stats {
     pub rounds: u64,
 }
 
+/// A decision about a node that edits nothing (a rejected candidate, say), reported as a
+/// remark with `remarks=true`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub node: NodeId,
+    pub message: String,
+}
+
 /// The ordered edits of one pass run.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -197,6 +297,8 @@ pub struct Plan {
     pub first_new: u32,
     pub steps: Vec<Step>,
     pub stats: Stats,
+    /// Decisions that edit nothing, for remarks.
+    pub notes: Vec<Note>,
     origin: Origin,
 }
 
@@ -208,6 +310,7 @@ impl Plan {
             first_new: g.nodes.len() as u32,
             steps: Vec::new(),
             stats: Stats::default(),
+            notes: Vec::new(),
             origin,
         }
     }
@@ -233,11 +336,13 @@ impl Plan {
             Edit::InsertIdentityBefore { .. }
             | Edit::InsertIdentityAfter { .. }
             | Edit::InsertMultiIdentity { .. } => self.stats.identities_inserted += 1,
-            Edit::InsertAtomicClean { .. } | Edit::InsertAssign { .. } => {
-                self.stats.other_nodes_inserted += 1
-            }
+            Edit::InsertAtomicClean { .. }
+            | Edit::InsertAssign { .. }
+            | Edit::InsertCopy { .. } => self.stats.other_nodes_inserted += 1,
             Edit::RemoveIdentity { .. } => self.stats.identities_removed += 1,
-            Edit::SetAttr { .. } => self.stats.attrs_set += 1,
+            Edit::SetAttr { .. } | Edit::SetIntAttr { .. } | Edit::SetStrAttr { .. } => {
+                self.stats.attrs_set += 1
+            }
             Edit::Rewire { .. } | Edit::AddCtrl { .. } => {}
         }
         let step = Step { edit, rule, reason };
@@ -302,6 +407,16 @@ fn mark_new(g: &mut MemGraph, n: NodeId, origin: Origin, reason: &str, cannot_be
     node.sem.cannot_be_deleted = cannot_be_deleted;
 }
 
+/// A copy's port `k` (input and output) takes the tensor desc of the output it copies (GE
+/// builds the Identity's descs from the producer's output desc; the memory type list and
+/// `ref_var_src_var_name` are not copied).
+fn copy_tensor(g: &mut MemGraph, src: OutPort, copy: NodeId, k: u32) {
+    let t = g.node(src.node).outputs[src.index as usize].tensor;
+    let node = g.node_mut(copy);
+    node.inputs[k as usize].tensor = t;
+    node.outputs[k as usize].tensor = t;
+}
+
 /// Apply one step; the single place that defines what each edit means.
 fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<NodeId>, MemError> {
     match &step.edit {
@@ -312,6 +427,54 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
                 BoolAttr::SkipRwConflict => s.skip_rw_conflict = true,
             }
             Ok(None)
+        }
+        Edit::SetIntAttr { node, attr, value } => {
+            match attr {
+                IntAttr::InplaceSupportInputIndex => {
+                    let out = g.node_mut(*node).outputs.get_mut(0).ok_or_else(|| {
+                        MemError::global("_inplace_support_input_index on a node without outputs")
+                    })?;
+                    out.inplace_input = u32::try_from(*value).ok();
+                }
+                IntAttr::FixedAddrIndex => {
+                    g.node_mut(*node).fixed_addr_output = u32::try_from(*value).ok();
+                }
+            }
+            Ok(None)
+        }
+        // The name is derived from the index, which the model keeps.
+        Edit::SetStrAttr { .. } => Ok(None),
+        Edit::InsertCopy {
+            new,
+            name,
+            ty,
+            producer,
+            consumer,
+        } => {
+            check_new(g, *new)?;
+            check_port(g, *producer)?;
+            check_in(g, *consumer)?;
+            if g.src(consumer.node, consumer.index) != Some(*producer) {
+                return Err(MemError::at(
+                    g,
+                    consumer.node,
+                    "InsertCopy: the consumer is not fed by the producer",
+                ));
+            }
+            let graph = g.node(producer.node).graph;
+            let id = g.insert_node(
+                graph,
+                name,
+                ty.ge_type(),
+                &["x"],
+                &["y"],
+                Placement::After(producer.node),
+            );
+            mark_new(g, id, origin, &step.reason, false);
+            copy_tensor(g, *producer, id, 0);
+            g.set_src(InPort { node: id, index: 0 }, Some(*producer));
+            g.set_src(*consumer, Some(OutPort { node: id, index: 0 }));
+            Ok(Some(id))
         }
         Edit::InsertIdentityBefore {
             new,
@@ -339,6 +502,7 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
                 Placement::Before(consumer.node),
             );
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
+            copy_tensor(g, src, id, 0);
             g.set_src(InPort { node: id, index: 0 }, Some(src));
             g.set_src(*consumer, Some(OutPort { node: id, index: 0 }));
             for &s in ctrl_moved {
@@ -367,6 +531,7 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
                 Placement::After(producer.node),
             );
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
+            copy_tensor(g, *producer, id, 0);
             g.set_src(InPort { node: id, index: 0 }, Some(*producer));
             for &c in consumers {
                 check_in(g, c)?;
@@ -402,6 +567,7 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
             mark_new(g, id, origin, &step.reason, *cannot_be_deleted);
             for (i, (src, cons)) in links.iter().enumerate() {
                 check_port(g, *src)?;
+                copy_tensor(g, *src, id, i as u32);
                 g.set_src(
                     InPort {
                         node: id,
@@ -481,6 +647,9 @@ fn apply_step(g: &mut MemGraph, step: &Step, origin: Origin) -> Result<Option<No
                 Placement::After(value.node),
             );
             mark_new(g, id, origin, &step.reason, false);
+            copy_tensor(g, *var, id, 0);
+            let value_tensor = g.node(value.node).outputs[value.index as usize].tensor;
+            g.node_mut(id).inputs[1].tensor = value_tensor;
             g.set_src(InPort { node: id, index: 0 }, Some(*var));
             g.set_src(InPort { node: id, index: 1 }, Some(*value));
             g.add_ctrl_from_new(id, ctrl_to);

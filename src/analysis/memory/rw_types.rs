@@ -7,7 +7,9 @@
 //! that own subgraphs (If/Case/PartitionedCall); While-family nodes are ScopeWriteable inputs
 //! and SoftRead outputs and their subgraphs are left to SubgraphPass.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use super::super::fast_hash::{FastMap, FastSet};
 use std::fmt;
 
 use super::model::{GraphId, InPort, MemError, MemGraph, NodeId, OutPort};
@@ -147,8 +149,7 @@ pub fn is_ref_node(g: &MemGraph, n: NodeId) -> bool {
 }
 
 fn is_ref_switch(g: &MemGraph, n: NodeId) -> bool {
-    let node = g.node(n);
-    node.ty == "FrameworkOp" && node.original_type.as_deref() == Some("RefSwitch")
+    g.node(n).sem.ref_switch
 }
 
 // ----- single-node rules ------------------------------------------------------------------
@@ -213,11 +214,11 @@ pub fn subgraph_data_source(g: &MemGraph, data: NodeId, idx: u32) -> Option<OutP
 /// plus the full rules B.3 / B.4 that consult them.
 #[derive(Clone, Debug, Default)]
 pub struct RwTypes {
-    data_input: HashMap<NodeId, InputRw>,
-    net_output: HashMap<(NodeId, u32), OutputRw>,
+    data_input: FastMap<NodeId, InputRw>,
+    net_output: FastMap<(NodeId, u32), OutputRw>,
     /// Data nodes of each marked subgraph by parent index (GE's `subgraph_inputs_`).
-    datas: HashMap<(GraphId, u32), NodeId>,
-    marked: HashSet<GraphId>,
+    datas: FastMap<(GraphId, u32), NodeId>,
+    marked: FastSet<GraphId>,
 }
 
 /// A subgraph NetOutput input that must be fed through a new Identity (B.5): the producer's
@@ -254,7 +255,7 @@ impl RwTypes {
                     .graph(sg)
                     .order
                     .iter()
-                    .any(|&d| g.node(d).ty == "Data" && g.node(d).parent_index == Some(i));
+                    .any(|&d| g.node(d).sem.data && g.node(d).parent_index == Some(i));
                 if unmarked {
                     return InputRw::Invalid;
                 }
@@ -313,7 +314,7 @@ impl RwTypes {
     /// may flow out of `parent`'s output `p` without a copy.
     pub fn judge_optimizable_by_parent(&self, g: &MemGraph, parent: NodeId, p: u32) -> bool {
         let pn = g.node(parent);
-        if pn.ty == "PartitionedCall" || p as usize >= pn.outputs.len() {
+        if pn.sem.partitioned_call || p as usize >= pn.outputs.len() {
             return true;
         }
         if pn.subgraphs.len() > 1 {
@@ -359,16 +360,16 @@ pub fn mark_subgraphs(g: &MemGraph) -> Result<(RwTypes, Vec<NetOutputIsolation>)
     Ok((rw, isolations))
 }
 
-fn mark_subgraph(
-    g: &MemGraph,
+fn mark_subgraph<'g>(
+    g: &'g MemGraph,
     sg: GraphId,
     parent: NodeId,
     rw: &mut RwTypes,
     isolations: &mut Vec<NetOutputIsolation>,
-    seen_names: &mut HashSet<String>,
+    seen_names: &mut HashSet<&'g str>,
 ) -> Result<(), MemError> {
-    let name = &g.graph(sg).name;
-    if !seen_names.insert(name.clone()) {
+    let name = g.graph(sg).name.as_str();
+    if !seen_names.insert(name) {
         return Err(MemError::at(
             g,
             parent,
@@ -376,10 +377,10 @@ fn mark_subgraph(
         ));
     }
     rw.marked.insert(sg);
-    let mut indices: HashMap<u32, NodeId> = HashMap::new();
+    let mut indices: FastMap<u32, NodeId> = FastMap::default();
     for &n in &g.graph(sg).order {
         let node = g.node(n);
-        if node.ty == "Data" {
+        if node.sem.data {
             let t = merge(
                 g.consumers(n, 0)
                     .iter()

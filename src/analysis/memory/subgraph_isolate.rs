@@ -40,24 +40,20 @@ pub fn plan_subgraph_isolate(g: &mut MemGraph) -> Result<Plan, MemError> {
             }
             plan.stats.nodes_visited += 1;
             let node = g.node(n);
-            if is_sub && node.ty == "Data" {
+            if is_sub && node.sem.data {
                 subgraph_input(g, &mut plan, gid, n)?;
             } else if is_sub && node.sem.net_output {
                 subgraph_output(g, &mut plan, gid, n)?;
             } else if node.sem.while_family {
                 while_inputs(g, &mut plan, n)?;
                 while_body(g, &mut plan, n)?;
-            } else if is_if_or_case(&node.ty) && !g.graph(gid).unknown_shape {
+            } else if node.sem.conditional && !g.graph(gid).unknown_shape {
                 separate_cond_outputs(g, &mut plan, n)?;
             }
         }
         g.normalize();
     }
     Ok(plan)
-}
-
-fn is_if_or_case(ty: &str) -> bool {
-    matches!(ty, "If" | "_If" | "StatelessIf" | "Case" | "StatelessCase")
 }
 
 fn memcpy_after(
@@ -76,6 +72,16 @@ fn memcpy_after(
 /// Whether the op behind input `c` (or an op reached through ref outputs) needs continuous
 /// input memory (GE's `TraverseRefChain` with the continuous-input judge).
 pub fn input_continuous_required(g: &MemGraph, c: InPort) -> bool {
+    // Most inputs are plain reads: answer those without the traversal's allocations.
+    let s = g.node(c.node).sem;
+    if s.continuous_input || s.nopad_continuous_input {
+        return true;
+    }
+    let refs_on = (0..g.node(c.node).outputs.len() as u32)
+        .any(|o| ref_input_of_output(g, c.node, o) == Some(c.index));
+    if !refs_on {
+        return false;
+    }
     let mut stack = vec![c];
     let mut seen = HashSet::new();
     while let Some(cur) = stack.pop() {
@@ -122,10 +128,10 @@ pub fn outer_source(g: &MemGraph, d: NodeId) -> Option<NodeId> {
         let node = g.node(cur.node);
         if g.is_subgraph_data(cur.node)
             && g.parent_of(cur.node)
-                .is_some_and(|p| g.node(p).ty == "PartitionedCall")
+                .is_some_and(|p| g.node(p).sem.partitioned_call)
         {
             cur = g.src(g.parent_of(cur.node)?, node.parent_index?)?;
-        } else if node.ty == "PartitionedCall" {
+        } else if node.sem.partitioned_call {
             let sg = *node.subgraphs.first()?;
             let no = g.graph(sg).net_output?;
             cur = g.src(no, cur.index)?;
@@ -227,7 +233,7 @@ fn subgraph_output(
             Some("an atomic output")
         } else if output_continuous_required(g, src) {
             Some("a continuous output")
-        } else if pn.ty == "Data" && !parent_is_while {
+        } else if pn.sem.data && !parent_is_while {
             Some("a subgraph input (parent is not a While)")
         } else if !g.graph(gid).unknown_shape && g.node(no).sem.unknown_shape && pn.sem.while_family
         {
@@ -362,7 +368,7 @@ fn while_body(g: &mut MemGraph, plan: &mut Plan, w: NodeId) -> Result<(), MemErr
                 .order
                 .iter()
                 .copied()
-                .filter(|&d| g.node(d).ty == "Data")
+                .filter(|&d| g.node(d).sem.data)
                 .filter(|&d| !already_copied(g, d))
                 .collect();
             insert_input_memcpy(g, plan, cond, &datas, w)?;
@@ -371,7 +377,7 @@ fn while_body(g: &mut MemGraph, plan: &mut Plan, w: NodeId) -> Result<(), MemErr
     let mut bypass = HashSet::new();
     let mut datas = Vec::new();
     for d in g.graph(body).order.clone() {
-        if g.node(d).ty == "Data" && needs_input_memcpy(g, d, &mut bypass) {
+        if g.node(d).sem.data && needs_input_memcpy(g, d, &mut bypass) {
             datas.push(d);
         }
     }

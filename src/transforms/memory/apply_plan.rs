@@ -81,6 +81,12 @@ pub fn apply_plan<'c, 'a>(
     for step in &plan.steps {
         replay.step(step)?;
     }
+    if remarks {
+        for note in &plan.notes {
+            let location = replay.m.location(Some(note.node));
+            emit_remark(location, &format!("{}: {}", plan.pass, note.message), &[]);
+        }
+    }
     // The model may hold control edges into NetOutput that the IR cannot; drop them so the
     // model describes the IR exactly (GraphLint runs on it after the pipeline).
     let g = &mut replay.m.graph;
@@ -197,6 +203,23 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
         }
     }
 
+    /// With `remarks`, announces a step that changed `op` without creating one.
+    fn remark(&self, op: OperationRef<'c, 'a>, step: &Step) {
+        if self.remarks {
+            emit_remark(
+                op.location(),
+                &format!(
+                    "{}: {} ({} {:?})",
+                    self.pass,
+                    step.reason,
+                    step.rule.id(),
+                    step.rule
+                ),
+                &[],
+            );
+        }
+    }
+
     /// Checks that the IR moved exactly the control edges the plan expected; `actual` are
     /// the ops now joined to the new op, `expected` the model nodes.
     fn check_moved(
@@ -242,6 +265,45 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
             Edit::SetAttr { node, attr } => {
                 let op = self.op(*node)?;
                 ops::set_bool_attr(&self.rw, op, attr.name(), true);
+            }
+            Edit::SetIntAttr { node, attr, value } => {
+                let op = self.op(*node)?;
+                ops::set_int_attr(&self.rw, op, attr.name(), *value);
+                self.remark(op, step);
+            }
+            Edit::SetStrAttr { node, attr, value } => {
+                let op = self.op(*node)?;
+                ops::set_str_attr(&self.rw, op, attr.name(), value);
+            }
+            Edit::InsertCopy {
+                new,
+                name,
+                ty,
+                producer,
+                consumer,
+            } => {
+                self.check_new(*new)?;
+                let p = self.op(producer.node)?;
+                let c = self.op(consumer.node)?;
+                let value = self.value(*producer)?;
+                let attrs = self.attrs(name, &step.reason, false);
+                let built = ops::build_op(
+                    p.location(),
+                    ty.ge_type(),
+                    &[value],
+                    &[],
+                    &[value.r#type()],
+                    &attrs,
+                )
+                .map_err(|e| self.ir_error(Some(producer.node), e))?;
+                let op = self.rw.insert_after(p, built);
+                let out = ops::data_results(op).first().copied().ok_or_else(|| {
+                    self.error(Some(producer.node), "internal error: copy has no output")
+                })?;
+                self.rw
+                    .set_operand(c, consumer.index as usize, out)
+                    .map_err(|e| self.ir_error(Some(consumer.node), e))?;
+                self.created(*new, op, step);
             }
             Edit::InsertIdentityBefore {
                 new,

@@ -18,7 +18,12 @@
 //! | `--subgraph-isolate` | SubgraphPass | [`subgraph_isolate`] |
 //! | `--atomic-addr-clean` | AtomicAddrCleanPass | [`atomic_addr_clean`] |
 //! | `--mem-rw-conflict` | HandleMemoryRWConflict | [`mem_rw_conflict`] |
+//! | `--mem-layout-conflict` | HandleMemoryLayoutConflict | [`mem_layout_conflict`] |
+//! | `--memcpy-addr-async` | MemcpyAddrAsyncPass | [`memcpy_addr_async`] |
+//! | `--mark-same-addr` | MarkSameAddrPass | [`mark_same_addr`] |
+//! | `--inplace-support-check` | InplaceSupportCheckPass | [`inplace_support_check`] |
 //! | `--graph-lint` | GraphLint (W18888) | [`graph_lint`] |
+//! | `--mem-symbols` | GetRefMapping, printed (debug) | [`mem_symbols`] |
 //! | `--ge-memory-pipeline` | the five in GE's order, then the lint | [`pipeline`] |
 //!
 //! Every pass runs on the `builtin.module` (GE passes see the root graph with all its
@@ -36,17 +41,28 @@ pub mod atomic_addr_clean;
 pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
+pub mod inplace_support_check;
+pub mod mark_same_addr;
+pub mod mem_assign;
+pub mod mem_inplace;
+pub mod mem_layout_conflict;
 pub mod mem_rw_conflict;
+pub mod mem_symbols;
+pub mod memcpy_addr_async;
 pub mod model_from_ir;
 pub mod pipeline;
+pub mod plan_attrs;
+pub mod set_io_offset;
 pub mod subgraph_isolate;
 #[cfg(test)]
 mod tests;
+pub mod verify_mem_plan;
 
 use crate::{
     analysis::memory::{
         atomic_addr_clean::AtomicOptions,
         graph_lint::{lint, lint_with, Reach},
+        layout::LayoutOptions,
         model::{MemError, MemGraph, NodeId},
         plan::Plan,
     },
@@ -87,6 +103,31 @@ pub const CLEAN_SEPARATELY_OPTION: OptionSpec = OptionSpec {
     help: "every atomic op cleans its own output (ge.atomicCleanPolicy=1): no AtomicAddrClean",
 };
 
+/// `feature-map-refreshable`: GE's `ge.featureBaseRefreshable = 1`.
+pub const FEATURE_MAP_REFRESHABLE_OPTION: OptionSpec = OptionSpec {
+    name: "feature-map-refreshable",
+    kind: OptionKind::Bool,
+    default: "false",
+    help: "the feature map base can be refreshed (ge.featureBaseRefreshable=1)",
+};
+
+/// `physical-memory-refreshable`: dynamic+static memory reuse.
+pub const PHYSICAL_MEMORY_REFRESHABLE_OPTION: OptionSpec = OptionSpec {
+    name: "physical-memory-refreshable",
+    kind: OptionKind::Bool,
+    default: "false",
+    help: "dynamic and static graphs reuse memory: physical addresses may change",
+};
+
+/// `offline`: GE's offline build (`ge.buildGraphMode = offline`).
+pub const OFFLINE_OPTION: OptionSpec = OptionSpec {
+    name: "offline",
+    kind: OptionKind::Bool,
+    default: "false",
+    help: "offline build (ge.buildGraphMode=offline): user inputs cannot feed no-padding \
+           continuous outputs",
+};
+
 /// The options every memory pass has.
 pub const COMMON_OPTIONS: &[OptionSpec] = &[ROOT_OPTION, REMARKS_OPTION];
 
@@ -98,6 +139,10 @@ pub enum Stage {
     SubgraphIsolate,
     AtomicAddrClean,
     RwConflict,
+    InplaceSupportCheck,
+    LayoutConflict,
+    MemcpyAddrAsync,
+    MarkSameAddr,
     Lint,
     /// Stages 1-5 in GE's order (until a round plans nothing), then the lint.
     Pipeline,
@@ -138,7 +183,7 @@ impl Counters {
             removed: stat("num-identities-removed", "Number of Identities removed"),
             other: stat(
                 "num-other-nodes-inserted",
-                "Number of AtomicAddrClean / Assign nodes inserted",
+                "Number of AtomicAddrClean / Assign / MemcpyAddrAsync nodes inserted",
             ),
             attrs: stat("num-attrs-set", "Number of GE attributes set on nodes"),
         });
@@ -176,21 +221,30 @@ pub struct MemoryPass {
     root: String,
     remarks: bool,
     atomic: AtomicOptions,
+    layout: LayoutOptions,
     counters: Counters,
+}
+
+/// A bool option if the pass's row declares it, else `false`.
+fn declared_bool(options: &PassOptions, spec: &OptionSpec) -> Result<bool, String> {
+    if options.info().options.iter().any(|o| o.name == spec.name) {
+        options.bool(spec.name)
+    } else {
+        Ok(false)
+    }
 }
 
 impl MemoryPass {
     /// Reads the common options (and `clean-separately` where the row declares it).
     pub fn from_options(options: &PassOptions, stage: Stage) -> Result<Self, String> {
-        let clean_separately = if options
-            .info()
-            .options
-            .iter()
-            .any(|o| o.name == CLEAN_SEPARATELY_OPTION.name)
-        {
-            options.bool(CLEAN_SEPARATELY_OPTION.name)?
-        } else {
-            false
+        let clean_separately = declared_bool(options, &CLEAN_SEPARATELY_OPTION)?;
+        let layout = LayoutOptions {
+            feature_map_refreshable: declared_bool(options, &FEATURE_MAP_REFRESHABLE_OPTION)?,
+            physical_memory_refreshable: declared_bool(
+                options,
+                &PHYSICAL_MEMORY_REFRESHABLE_OPTION,
+            )?,
+            offline: declared_bool(options, &OFFLINE_OPTION)?,
         };
         Ok(MemoryPass {
             stage,
@@ -198,6 +252,7 @@ impl MemoryPass {
             root: options.string(ROOT_OPTION.name)?.to_string(),
             remarks: options.bool(REMARKS_OPTION.name)?,
             atomic: AtomicOptions { clean_separately },
+            layout,
             counters: Counters::new(options, stage),
         })
     }
@@ -218,6 +273,20 @@ impl MemoryPass {
                 )?]
             }
             Stage::RwConflict => vec![mem::rw_conflict::plan_rw_conflict(g)?],
+            Stage::InplaceSupportCheck => {
+                vec![mem::inplace_support::plan_inplace_support_check(g)?]
+            }
+            Stage::LayoutConflict => {
+                vec![mem::layout::plan_mem_layout_conflict(g, self.layout)?]
+            }
+            Stage::MemcpyAddrAsync => vec![mem::memcpy_addr_async::plan_memcpy_addr_async(
+                g,
+                mem::memcpy_addr_async::MemcpyAddrOptions {
+                    offline: self.layout.offline,
+                    feature_map_refreshable: self.layout.feature_map_refreshable,
+                },
+            )?],
+            Stage::MarkSameAddr => vec![mem::mark_same_addr::plan_mark_same_addr(g)?],
             Stage::Lint => Vec::new(),
             Stage::Pipeline => mem::plan_pipeline(g, self.atomic)?,
         })

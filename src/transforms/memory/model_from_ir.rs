@@ -8,12 +8,16 @@
 //!
 //! * Node: every `ascend` op, by its `name` attribute and GE type; `func.return` is the
 //!   graph's NetOutput (named `NetOutput` in the root, `<func>_NetOutput` in a subgraph).
-//! * [`Sem`] flags come from [`semantics`] (table traits and GE attribute overrides); the
-//!   one flag the table has no trait for (`LoopCond`) falls back to [`Sem::of_type`].
-//!   `_kernel_atomic` (ours: GE reads it from the op kernel's info store, which this IR
-//!   does not have) and `_no_task` are per-op attributes. A node has an unknown shape when
-//!   a data operand or result is an unranked or dynamically shaped tensor; a graph has one
-//!   when any of its nodes has.
+//! * [`Sem`] flags come from [`semantics`]: table traits (a `FrameworkOp` also gets the
+//!   traits of its `original_type` that GE reads through `GetOriginalType`: Cmo, RefSwitch)
+//!   and GE attribute overrides; `_kernel_atomic` ([`semantics::is_kernel_atomic`]) and
+//!   `_no_task` are per-op attributes. Planners never compare type names.
+//! * Dynamic shapes: a graph has an unknown shape when a data operand or result of one of
+//!   its ops is an unranked or dynamically shaped tensor (GE's graph unknown flag). A node
+//!   is "dynamic" (GE's `NodeUtils::IsDynamicShape`) when the *root* graph is: its
+//!   `_dynamic_shape_partitioned` attribute, or, without one, when any graph has an unknown
+//!   shape (GE's partitioner sets the attribute then). So a static subgraph of a dynamic
+//!   model is a known graph whose nodes are dynamic, as in GE (B.16's While rows).
 //! * Port names: [`semantics::input_names`] / [`semantics::output_names`] (so GE's ref rule,
 //!   "an input named like an output", sees the table's names); `reference = false` on an op
 //!   turns its refs off, as in [`semantics::ref_input_of_output`].
@@ -25,9 +29,14 @@
 //!   index `j`.
 //! * `origin` / `reason` are read back from `ascend.inserted_by` / `ascend.reason`.
 //! * Other GE attributes read per op: `_special_input_size`, `ref_var_src_var_name`,
-//!   `original_type`, `atomic_input_index` / `sub_node_workspace_info` (presence), and
-//!   `_input_memory_type` (one int per input; 0x10 / 0x11, the runtime's P2P types, mark a
-//!   P2P input).
+//!   `original_type`, `atomic_input_index` / `sub_node_workspace_info` (presence),
+//!   `_input_memory_type` / `_output_memory_type` (one runtime memory type per port),
+//!   `reuse_input_index` (an int, or one int per output, -1 = none: GE's `reuse_input` tensor
+//!   attribute), `_output_reuse_input` and `_address_unrefreshable` (ours).
+//! * Tensor descs: every data port gets the [`TensorDesc`] of its MLIR type (element type as
+//!   GE dtype, dims with `-1` for a dynamic one, `None` when unranked), interned once per
+//!   distinct MLIR type (types are uniqued, so the type's pointer is the cache key). A node
+//!   has an unknown shape when any of its data ports has.
 //!
 //! Cost: the semantics answers depend only on an op's shape (row, GE type, value counts,
 //! segment sizes) unless the op carries one of [`PER_OP_ATTRS`]; they are cached per shape
@@ -36,27 +45,36 @@
 //! Ops are mapped to [`NodeId`]s by [`OpKey`] while building; [`IrModel::ops`] maps back.
 
 use crate::{
-    analysis::memory::model::{Atomic, GraphId, MemGraph, NodeId, Origin, Sem, Sym, ROOT},
-    dialect::{semantics, Arity, AttrValue, OpView, Trait},
+    analysis::{
+        fast_hash::FastMap,
+        memory::model::{
+            Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId, ROOT,
+            UNKNOWN_DIM,
+        },
+    },
+    dialect::{op_table, semantics, Arity, AttrValue, OpView, Trait},
     ir::{
-        ops::{self, OpKey, Producer},
+        ops::{self, OpKey, OpKeyMap, Producer},
         SubgraphTree,
     },
 };
 use melior::ir::{
     block::BlockLike,
     operation::OperationLike,
-    r#type::{RankedTensorType, ShapedTypeLike, TypeLike},
+    r#type::{DimSize, IntegerType, RankedTensorType, ShapedTypeLike, TypeLike},
     BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use std::{collections::HashMap, rc::Rc};
+use std::rc::Rc;
 
 /// The attribute naming the pass that inserted an op (a pass flag).
 pub const INSERTED_BY: &str = "ascend.inserted_by";
 /// The attribute explaining why an op was inserted.
 pub const REASON: &str = "ascend.reason";
-/// Ours: the op's kernel reports it atomic (GE's `OpInfo.isAtomic`).
-pub const KERNEL_ATOMIC: &str = "_kernel_atomic";
+/// GE's type for an op imported from a framework; `original_type` names what it is.
+const FRAMEWORK_OP: &str = "FrameworkOp";
+/// GE: on the root graph, the graph was partitioned for dynamic shapes
+/// (`ATTR_NAME_DYNAMIC_SHAPE_PARTITIONED`); every node is then "dynamic" for GE.
+pub const DYNAMIC_SHAPE_PARTITIONED: &str = "_dynamic_shape_partitioned";
 /// GE: the op generates no task.
 pub const NO_TASK: &str = "_no_task";
 /// GE: `atomic_input_index` (presence matters).
@@ -65,8 +83,21 @@ pub const ATOMIC_INPUT_INDEX: &str = "atomic_input_index";
 pub const ATOMIC_WORKSPACE_INFO: &str = "sub_node_workspace_info";
 /// GE: memory type per input (`ATTR_NAME_INPUT_MEM_TYPE_LIST`).
 pub const INPUT_MEMORY_TYPE: &str = "_input_memory_type";
-/// The runtime's P2P memory types (`RT_MEMORY_P2P_HBM`, `RT_MEMORY_P2P_DDR`).
-const P2P_MEMORY_TYPES: [i64; 2] = [0x10, 0x11];
+/// GE: memory type per output (`ATTR_NAME_OUTPUT_MEM_TYPE_LIST`).
+pub const OUTPUT_MEMORY_TYPE: &str = "_output_memory_type";
+/// GE: the output tensor desc's `reuse_input_index` (with `reuse_input = true`); here an int
+/// (output 0) or an int list (one per output, -1 = none).
+pub const REUSE_INPUT_INDEX: &str = "reuse_input_index";
+/// GE `ATTR_NAME_OUTPUT_REUSE_INPUT`: no-padding continuous outputs reuse input 0.
+pub const OUTPUT_REUSE_INPUT: &str = "_output_reuse_input";
+/// GE `INPLACE_SUPPORT_INPUT_INDEX` on output 0 (InplaceSupportCheckPass).
+pub const INPLACE_SUPPORT_INPUT_INDEX: &str = "_inplace_support_input_index";
+/// GE `ATTR_NAME_IS_UNKNOWN_SHAPE` (`false` on a known-shape PartitionedCall).
+pub const IS_UNKNOWN_SHAPE: &str = "_is_unknown_shape";
+/// GE `ATTR_DYNAMIC_SHAPE_FIXED_ADDR_INDEX` (MarkSameAddrPass).
+pub const FIXED_ADDR_INDEX: &str = "_alloc_fixed_addr_index";
+/// Ours: the op's kernel cannot refresh IO addresses (GE: the custom kernel lib).
+pub const ADDRESS_UNREFRESHABLE: &str = "_address_unrefreshable";
 
 /// An error with the location it is about.
 #[derive(Clone, Debug)]
@@ -117,13 +148,18 @@ impl<'c, 'a> IrModel<'c, 'a> {
                 blocks: Vec::new(),
                 module,
             },
-            by_op: HashMap::new(),
-            shapes: HashMap::new(),
+            by_op: OpKeyMap::default(),
+            shapes: FastMap::default(),
+            tensors: FastMap::default(),
         };
+        let mut partitioned = None;
         for entry in tree.outermost_first() {
             let Some(e) = tree.get(entry) else { continue };
             let (gid, skip) = match &e.parent {
-                None => (ROOT, 0),
+                None => {
+                    partitioned = ops::bool_attr(e.func, DYNAMIC_SHAPE_PARTITIONED);
+                    (ROOT, 0)
+                }
                 Some(link) => {
                     let parent =
                         builder
@@ -160,14 +196,24 @@ impl<'c, 'a> IrModel<'c, 'a> {
             builder.model.blocks.push(block);
             builder.graph(gid, &e.name, block, skip)?;
         }
+        // GE's `NodeUtils::IsDynamicShape(node)` is a property of the root graph, not of
+        // the node: `_dynamic_shape_partitioned` on it, which GE's partitioner sets when
+        // any graph holds a dynamic shape (what we assume when the root does not say).
+        let g = &mut builder.model.graph;
+        let dynamic = partitioned.unwrap_or_else(|| g.graphs.iter().any(|x| x.unknown_shape));
+        for node in &mut g.nodes {
+            node.sem.unknown_shape = dynamic;
+        }
         Ok(builder.model)
     }
 }
 
 struct Builder<'c, 'a> {
     model: IrModel<'c, 'a>,
-    by_op: HashMap<OpKey, NodeId>,
-    shapes: HashMap<ShapeKey, Rc<Shape>>,
+    by_op: OpKeyMap<NodeId>,
+    shapes: FastMap<ShapeKey, Rc<Shape>>,
+    /// MLIR type (uniqued, so its pointer) -> interned tensor desc.
+    tensors: FastMap<usize, TensorId>,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -224,11 +270,15 @@ impl<'c, 'a> Builder<'c, 'a> {
         let inputs = vec![""; op.operand_count()];
         let id = g.add_node(gid, &name, "NetOutput", &inputs, &[]);
         let is_sub = gid != ROOT;
+        let tensors: Vec<TensorId> = op.operands().map(|v| self.tensor_id(v.r#type())).collect();
+        let g = &mut self.model.graph;
+        let unknown = tensors.iter().any(|&t| g.tensor(t).is_unknown_shape());
         let node = g.node_mut(id);
         node.sem.net_output = true;
-        node.sem.unknown_shape = op.operands().any(|v| is_dynamic(v.r#type()));
-        if is_sub {
-            for (j, input) in node.inputs.iter_mut().enumerate() {
+        node.sem.unknown_shape = unknown;
+        for (j, input) in node.inputs.iter_mut().enumerate() {
+            input.tensor = tensors[j];
+            if is_sub {
                 input.parent_index = Some(j as u32);
             }
         }
@@ -245,8 +295,9 @@ impl<'c, 'a> Builder<'c, 'a> {
         })?;
         let n_in = ops::num_data_operands(op);
         let data_results = ops::data_results(op);
-        let per_op = has_per_op_attrs(op);
-        let shape = match (per_op, shape_key(op, ty, n_in, data_results.len())) {
+        let (semantic, port) = per_op_attrs(op);
+        let per_op = semantic || port;
+        let shape = match (semantic, shape_key(op, n_in, data_results.len())) {
             (false, Some(key)) => match self.shapes.get(&key) {
                 Some(shape) => shape.clone(),
                 None => {
@@ -258,14 +309,30 @@ impl<'c, 'a> Builder<'c, 'a> {
             _ => Rc::new(shape_of(&mut self.model.graph, op, ty, &data_results)),
         };
 
+        let operands = ops::data_operands(op);
+        let in_tensors: Vec<TensorId> = operands
+            .iter()
+            .map(|v| self.tensor_id(v.r#type()))
+            .collect();
+        let out_tensors: Vec<TensorId> = data_results
+            .iter()
+            .map(|v| self.tensor_id(v.r#type()))
+            .collect();
         let g = &mut self.model.graph;
+        let unknown = in_tensors
+            .iter()
+            .chain(&out_tensors)
+            .any(|&t| g.tensor(t).is_unknown_shape());
         let id = g.add_node_syms(gid, name, &shape.ty, &shape.inputs, &shape.outputs);
         let node = g.node_mut(id);
         node.sem = shape.sem;
-        node.sem.unknown_shape = ops::data_operands(op)
-            .iter()
-            .chain(&data_results)
-            .any(|v| is_dynamic(v.r#type()));
+        node.sem.unknown_shape = unknown;
+        for (input, &t) in node.inputs.iter_mut().zip(&in_tensors) {
+            input.tensor = t;
+        }
+        for (output, &t) in node.outputs.iter_mut().zip(&out_tensors) {
+            output.tensor = t;
+        }
         if !shape.atomic_outputs.is_empty() || per_op {
             let atomic = Atomic {
                 input: op.has_attribute(ATOMIC_INPUT_INDEX),
@@ -278,14 +345,33 @@ impl<'c, 'a> Builder<'c, 'a> {
         }
         if per_op {
             // What only per-op attributes say (absent on an op answered from the cache).
-            let p2p = p2p_inputs(op);
+            let in_mem = memory_types(op, INPUT_MEMORY_TYPE);
+            let out_mem = memory_types(op, OUTPUT_MEMORY_TYPE);
+            let reuse = reuse_input_indices(op);
             for (i, input) in node.inputs.iter_mut().enumerate() {
                 input.special_input_size = semantics::special_input_size(&op, i);
-                input.p2p = p2p.get(i).copied().unwrap_or(false);
+                input.mem_type = in_mem.get(i).copied().unwrap_or(0);
+            }
+            let ref_vars: Vec<Option<String>> = (0..node.outputs.len())
+                .map(|o| semantics::ref_var_src_var_name(&op, o))
+                .collect();
+            node.fixed_addr_output =
+                ops::int_attr(op, FIXED_ADDR_INDEX).and_then(|i| u32::try_from(i).ok());
+            let inplace = ops::int_attr(op, INPLACE_SUPPORT_INPUT_INDEX);
+            if let (Some(out), Some(i)) = (node.outputs.first_mut(), inplace) {
+                out.inplace_input = u32::try_from(i).ok();
             }
             for (o, output) in node.outputs.iter_mut().enumerate() {
-                output.ref_var_src = semantics::ref_var_src_var_name(&op, o).is_some();
+                output.mem_type = out_mem.get(o).copied().unwrap_or(0);
+                output.reuse_input = reuse.get(o).and_then(|&i| u32::try_from(i).ok());
             }
+            for (o, var) in ref_vars.into_iter().enumerate() {
+                if let Some(var) = var {
+                    let var = g.sym(&var);
+                    g.node_mut(id).outputs[o].ref_var_src = Some(var);
+                }
+            }
+            let node = g.node_mut(id);
             node.original_type =
                 ops::str_attr(op, semantics::attr::ORIGINAL_TYPE).map(str::to_string);
             node.origin = ops::str_attr(op, INSERTED_BY).and_then(Origin::from_pass_name);
@@ -293,6 +379,17 @@ impl<'c, 'a> Builder<'c, 'a> {
         }
         self.push(id, op);
         Ok(id)
+    }
+
+    /// The interned tensor desc of an MLIR type (cached by the uniqued type).
+    fn tensor_id(&mut self, ty: Type) -> TensorId {
+        let key = ty.to_raw().ptr as usize;
+        if let Some(&id) = self.tensors.get(&key) {
+            return id;
+        }
+        let id = self.model.graph.intern_tensor(tensor_desc(ty));
+        self.tensors.insert(key, id);
+        id
     }
 
     /// Data and control edges into `id` (its producers are already in the model: block
@@ -367,16 +464,84 @@ fn port_names(mut names: Vec<String>, count: usize, named: bool) -> Vec<String> 
     names
 }
 
-/// Whether a data type has an unknown shape (GE's `IsDynamicShape`).
-fn is_dynamic(ty: Type) -> bool {
+/// GE's view of a data value's type: dtype from the element type, dims (`-1` dynamic) or
+/// `None` (unranked). A non-tensor type is a scalar of its own element type.
+pub fn tensor_desc(ty: Type) -> TensorDesc {
     if !ty.is_tensor() {
-        return false;
-    }
-    if !ty.is_ranked_tensor() {
-        return true; // unranked
+        return TensorDesc::new(dtype_of(ty), Some(Vec::new()));
     }
     // `is_ranked_tensor` first: a failing `try_from` prints the type into its error.
-    RankedTensorType::try_from(ty).is_ok_and(|ranked| !ranked.has_static_shape())
+    if !ty.is_ranked_tensor() {
+        return TensorDesc::new(unranked_dtype(ty), None);
+    }
+    let Ok(ranked) = RankedTensorType::try_from(ty) else {
+        return TensorDesc::default();
+    };
+    let dims = (0..ranked.rank())
+        .map(|i| match ranked.dim_size(i) {
+            Ok(DimSize::Static(n)) => i64::try_from(n).unwrap_or(UNKNOWN_DIM),
+            _ => UNKNOWN_DIM,
+        })
+        .collect();
+    TensorDesc::new(dtype_of(ranked.element()), Some(dims))
+}
+
+/// GE dtype of an MLIR element type.
+fn dtype_of(ty: Type) -> DType {
+    if ty.is_f16() {
+        DType::F16
+    } else if ty.is_f32() {
+        DType::F32
+    } else if ty.is_f64() {
+        DType::F64
+    } else if ty.is_bf16() {
+        DType::BF16
+    } else if ty.is_integer() {
+        let Ok(int) = IntegerType::try_from(ty) else {
+            return DType::Other;
+        };
+        match (int.width(), int.is_unsigned()) {
+            (1, _) => DType::Bool,
+            (8, false) => DType::I8,
+            (16, false) => DType::I16,
+            (32, false) => DType::I32,
+            (64, false) => DType::I64,
+            (8, true) => DType::U8,
+            (16, true) => DType::U16,
+            (32, true) => DType::U32,
+            (64, true) => DType::U64,
+            _ => DType::Other,
+        }
+    } else {
+        DType::Other
+    }
+}
+
+/// The dtype of an unranked tensor (`tensor<*xf32>`), read from its text: the C API's element
+/// accessor for unranked tensors has no safe wrapper, and unranked types are rare (the
+/// caller caches per type).
+fn unranked_dtype(ty: Type) -> DType {
+    let text = ty.to_string();
+    let element = text
+        .strip_prefix("tensor<*x")
+        .and_then(|rest| rest.strip_suffix('>'))
+        .unwrap_or("");
+    match element {
+        "f16" => DType::F16,
+        "f32" => DType::F32,
+        "f64" => DType::F64,
+        "bf16" => DType::BF16,
+        "i1" => DType::Bool,
+        "i8" | "si8" => DType::I8,
+        "i16" | "si16" => DType::I16,
+        "i32" | "si32" => DType::I32,
+        "i64" | "si64" => DType::I64,
+        "ui8" => DType::U8,
+        "ui16" => DType::U16,
+        "ui32" => DType::U32,
+        "ui64" => DType::U64,
+        _ => DType::Other,
+    }
 }
 
 /// What the op table and the op's attributes say about an op, except what depends on its
@@ -412,42 +577,66 @@ pub const PER_OP_ATTRS: &[&str] = &[
     semantics::attr::ENGINE,
     INSERTED_BY,
     REASON,
-    KERNEL_ATOMIC,
+    semantics::attr::KERNEL_ATOMIC,
     NO_TASK,
     ATOMIC_INPUT_INDEX,
     ATOMIC_WORKSPACE_INFO,
     INPUT_MEMORY_TYPE,
+    OUTPUT_MEMORY_TYPE,
+    REUSE_INPUT_INDEX,
+    OUTPUT_REUSE_INPUT,
+    ADDRESS_UNREFRESHABLE,
+    INPLACE_SUPPORT_INPUT_INDEX,
+    IS_UNKNOWN_SHAPE,
+    FIXED_ADDR_INDEX,
 ];
 
-fn has_per_op_attrs(op: OperationRef) -> bool {
-    op.attributes().any(|(name, _)| {
-        name.as_string_ref()
-            .as_str()
-            .is_ok_and(|n| PER_OP_ATTRS.contains(&n))
-    })
+/// The part of [`PER_OP_ATTRS`] that only describes ports or bookkeeping (memory types,
+/// reuse and in-place indices, ref variable names, atomic presence flags, origin): read
+/// from the op itself, they leave the cached shape answers valid. Passes that mark many
+/// ops (in-place candidates, reuse indices) would otherwise push most ops off the cache.
+pub const PORT_ATTRS: &[&str] = &[
+    semantics::attr::SPECIAL_INPUT_SIZE,
+    semantics::attr::REF_VAR_SRC_VAR_NAME,
+    INSERTED_BY,
+    REASON,
+    ATOMIC_INPUT_INDEX,
+    ATOMIC_WORKSPACE_INFO,
+    INPUT_MEMORY_TYPE,
+    OUTPUT_MEMORY_TYPE,
+    REUSE_INPUT_INDEX,
+    INPLACE_SUPPORT_INPUT_INDEX,
+    FIXED_ADDR_INDEX,
+];
+
+/// Which per-op attributes `op` carries: (some that change its shape answers, some that
+/// only its ports read). One pass over the op's attributes.
+fn per_op_attrs(op: OperationRef) -> (bool, bool) {
+    let (mut semantic, mut port) = (false, false);
+    ops::for_each_attribute_name(op, |n| {
+        if PORT_ATTRS.iter().any(|a| a.as_bytes() == n) {
+            port = true;
+        } else if PER_OP_ATTRS.iter().any(|a| a.as_bytes() == n) {
+            semantic = true;
+        }
+    });
+    (semantic, port)
 }
 
-/// The cache key of an op's shape: its table row, GE type, value counts and segment sizes.
-type ShapeKey = (usize, String, usize, usize, Vec<i64>);
+/// The cache key of an op's shape: its table row, generic `type`, value counts and segment
+/// sizes. Attributes are keyed by identity ([`ops::attr_identity`]: MLIR uniques them), so
+/// a lookup allocates nothing.
+type ShapeKey = (usize, usize, usize, usize, usize, usize);
 
-fn shape_key(op: OperationRef, ty: &str, n_in: usize, n_out: usize) -> Option<ShapeKey> {
+fn shape_key(op: OperationRef, n_in: usize, n_out: usize) -> Option<ShapeKey> {
     let def = ops::op_def(op)?;
-    let mut segments = Vec::new();
-    for attr in [
-        semantics::attr::OPERAND_SEGMENT_SIZES,
-        semantics::attr::RESULT_SEGMENT_SIZES,
-    ] {
-        if let Some(list) = op.attr(attr).and_then(|v| v.as_ints()) {
-            segments.extend(list);
-        }
-        segments.push(-1);
-    }
     Some((
         def as *const _ as usize,
-        ty.to_string(),
+        ops::attr_identity(op, ops::GENERIC_TYPE_ATTR),
         n_in,
         n_out,
-        segments,
+        ops::attr_identity(op, semantics::attr::OPERAND_SEGMENT_SIZES),
+        ops::attr_identity(op, semantics::attr::RESULT_SEGMENT_SIZES),
     ))
 }
 
@@ -467,23 +656,36 @@ fn shape_of(g: &mut MemGraph, op: OperationRef, ty: &str, data_results: &[Value]
         .iter()
         .map(&mut sym)
         .collect();
+    // GE's `GetOriginalType`: a FrameworkOp stands for its `original_type`.
+    let original = (ty == FRAMEWORK_OP)
+        .then(|| ops::str_attr(op, semantics::attr::ORIGINAL_TYPE))
+        .flatten()
+        .and_then(|t| op_table().semantics_for_ge_type(t));
+    let ot = |tr: Trait| original.is_some_and(|d| d.has_trait(tr));
     let sem = Sem {
         const_like: t(Trait::ConstLike),
         var_like: t(Trait::VarLike),
         data_like: t(Trait::DataLike),
+        data: t(Trait::GraphInput),
         while_family: t(Trait::WhileFamily),
+        conditional: t(Trait::Conditional),
+        partitioned_call: t(Trait::PartitionedCall),
+        reshape: t(Trait::Reshape),
+        broadcast: t(Trait::Broadcast),
+        assign: t(Trait::Assign),
+        cmo: t(Trait::Cmo) || ot(Trait::Cmo),
+        ref_switch: ot(Trait::RefSwitch),
         shape_only: t(Trait::ShapeOnly),
         identity_like: t(Trait::IdentityLike),
         assign_like: t(Trait::AssignLike),
         hccl: t(Trait::Hccl),
-        kernel_atomic: attr_flag(KERNEL_ATOMIC),
+        kernel_atomic: semantics::is_kernel_atomic(&op),
         stream_merge: t(Trait::StreamMerge),
         net_output: false,
         phony: t(Trait::Phony),
         atomic_clean: t(Trait::AtomicClean),
         switch_like: t(Trait::ControlSwitch),
-        // The op table has no LoopCond row or trait: a generic `ascend.op` of that type.
-        loop_cond: Sem::of_type(ty).loop_cond,
+        loop_cond: t(Trait::LoopCond),
         input_mutable: semantics::is_input_mutable(&op),
         skip_rw_conflict: semantics::skip_rw_conflict(&op),
         cannot_be_deleted: semantics::cannot_be_deleted(&op),
@@ -494,6 +696,14 @@ fn shape_of(g: &mut MemGraph, op: OperationRef, ty: &str, data_results: &[Value]
         nopad_continuous_output: semantics::is_nopadding_continuous_output(&op),
         unknown_shape: false,
         no_task: attr_flag(NO_TASK),
+        fixed_address: t(Trait::FixedAddress),
+        address_unrefreshable: attr_flag(ADDRESS_UNREFRESHABLE),
+        // The op table has no Merge row; StreamMerge has its trait.
+        merge: t(Trait::StreamMerge) || Sem::of_type(ty).merge,
+        output_reuse_input: attr_flag(OUTPUT_REUSE_INPUT),
+        copy_like: t(Trait::CopyLike),
+        known_shape_call: t(Trait::PartitionedCall)
+            && ops::bool_attr(op, IS_UNKNOWN_SHAPE) == Some(false),
     };
     Shape {
         ty: ty.to_string(),
@@ -507,13 +717,19 @@ fn shape_of(g: &mut MemGraph, op: OperationRef, ty: &str, data_results: &[Value]
     }
 }
 
-/// Which data inputs are in P2P memory (`_input_memory_type`, one int per input).
-fn p2p_inputs(op: OperationRef) -> Vec<bool> {
-    match op.attr(INPUT_MEMORY_TYPE) {
-        Some(AttrValue::List(items)) => items
-            .iter()
-            .map(|v| v.as_int().is_some_and(|t| P2P_MEMORY_TYPES.contains(&t)))
-            .collect(),
+/// A per-port int list attribute (`_input_memory_type`, `_output_memory_type`).
+fn memory_types(op: OperationRef, name: &str) -> Vec<i64> {
+    match op.attr(name) {
+        Some(AttrValue::List(items)) => items.iter().map(|v| v.as_int().unwrap_or(0)).collect(),
         _ => Vec::new(),
+    }
+}
+
+/// `reuse_input_index`: an int (output 0) or one int per output; -1 = none.
+fn reuse_input_indices(op: OperationRef) -> Vec<i64> {
+    match op.attr(REUSE_INPUT_INDEX) {
+        Some(AttrValue::Int(i)) => vec![i],
+        Some(v) => v.as_ints().unwrap_or_default(),
+        None => Vec::new(),
     }
 }

@@ -135,8 +135,9 @@ fn self_cleaning_atomic_ops_get_no_clean() {
     assert!(plan.is_empty(), "{:#?}", plan.steps);
     // output references a variable
     let (mut g, _, a1b, a2b) = two_atomic_ops(false);
-    g.node_mut(a1b).outputs[0].ref_var_src = true;
-    g.node_mut(a2b).outputs[0].ref_var_src = true;
+    let v = g.sym("v");
+    g.node_mut(a1b).outputs[0].ref_var_src = Some(v);
+    g.node_mut(a2b).outputs[0].ref_var_src = Some(v);
     let (plan, _) = run(&g);
     assert!(plan.is_empty());
     // the whole graph under ge.atomicCleanPolicy = 1

@@ -223,8 +223,8 @@ fn p2p_input_from_variable_is_isolated() {
     let v = b.src("v", "Variable");
     let p = b.src("p", "Relu");
     let h = b.op("send", "HcomSend", &["x", "y"], &[]);
-    b.g.node_mut(h).inputs[0].p2p = true;
-    b.g.node_mut(h).inputs[1].p2p = true;
+    b.g.node_mut(h).inputs[0].mem_type = crate::analysis::memory::model::mem_type::P2P_DDR;
+    b.g.node_mut(h).inputs[1].mem_type = crate::analysis::memory::model::mem_type::P2P_DDR;
     b.e(v, 0, h, 0);
     b.e(p, 0, h, 1);
     let (plan, after) = run_checked(&b.g, plan_hccl_continuous_memcpy);

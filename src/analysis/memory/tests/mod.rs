@@ -2,9 +2,16 @@
 
 mod atomic;
 mod hccl;
+mod inplace;
+mod layout;
+mod layout_table;
 mod lint;
 mod matrix;
+mod mem_plan;
+mod process_inplace;
 mod props;
 mod rw;
 mod subgraph;
 mod support;
+mod symbols;
+mod zero_copy;

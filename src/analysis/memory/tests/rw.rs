@@ -2,7 +2,7 @@
 //! (B.10), InsertIdentityAsNeeded skip cases (B.11), control-edge moves (B.12), errors.
 
 use super::support::{inserted, run_checked, src_name, B};
-use crate::analysis::memory::model::{MemGraph, NodeId, Origin, ROOT};
+use crate::analysis::memory::model::{MemGraph, NodeId, Origin, Sem, ROOT};
 use crate::analysis::memory::plan::{BoolAttr, Edit, Rule};
 use crate::analysis::memory::rw_conflict::plan_rw_conflict;
 use crate::analysis::memory::rw_types::{
@@ -86,6 +86,7 @@ fn input_type_rules_in_order() {
     assert_eq!(single_node_input_type(&b.g, a, 1), InputRw::ReadOnly);
     let fw = b.op("fw", "FrameworkOp", &["data", "pred"], &["f", "t"]);
     b.g.node_mut(fw).original_type = Some("RefSwitch".into());
+    b.g.node_mut(fw).sem = Sem::of_framework_op("RefSwitch");
     assert_eq!(
         single_node_input_type(&b.g, fw, 0),
         InputRw::Writeable,

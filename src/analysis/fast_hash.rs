@@ -1,0 +1,72 @@
+//! A fast hasher for maps keyed by small integers (node ids, graph ids, op addresses).
+//!
+//! The keys of the passes' maps are ids the program made itself, never attacker-chosen
+//! text, so SipHash's protection (std's default) buys nothing, while maps over a million
+//! ops are built on every pass run. Each word is folded in with one multiply (Fibonacci
+//! hashing); the rotation brings the well-mixed high bits down to the bucket bits hashbrown
+//! reads.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The hasher; see the module docs.
+#[derive(Clone, Copy, Default)]
+pub struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(26);
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+/// A `HashMap` with [`FastHasher`].
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+
+/// A `HashSet` with [`FastHasher`].
+pub type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distinct_small_keys_spread_over_buckets() {
+        // Consecutive ids and pairs must not collide in the low bits hashbrown uses.
+        let mut low = FastSet::default();
+        for i in 0..4096u32 {
+            let mut h = FastHasher::default();
+            h.write_u32(i);
+            h.write_u32(7);
+            low.insert(h.finish() & 0xFFFF);
+        }
+        assert!(low.len() > 3900, "{} distinct low words", low.len());
+        let mut map: FastMap<(u32, u32), u32> = FastMap::default();
+        for i in 0..1000 {
+            map.insert((i, i + 1), i);
+        }
+        assert_eq!(map.get(&(5, 6)), Some(&5));
+        assert_eq!(map.len(), 1000);
+    }
+}

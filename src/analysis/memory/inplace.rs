@@ -1,0 +1,296 @@
+//! GE's `ProcessInplace` (spec 3.4, notes B.17, `mem_inplace.cc`): which outputs reuse the
+//! memory of an input, decided on the memory symbols.
+//!
+//! Candidates are the outputs InplaceSupportCheckPass marked (`_inplace_support_input_index`
+//! on output 0, [`super::model::Output::inplace_input`]). Walking `GetAllNodes`, each
+//! (output, input) candidate goes through GE's filters, in order:
+//! 1. **size** ([`Rejection::SizeMismatch`]): the input and output tensors must have the
+//!    same GE size (an unknown size never matches);
+//! 2. **read conflict** ([`Rejection::ReadOnlyInput`]): the input's symbol holds an output
+//!    of a Data, Variable or Const node (anywhere, subgraph Datas included, as GE walks every
+//!    node): those bytes must survive;
+//! 3. **write conflict** ([`Rejection::ContinuousOutput`], [`Rejection::VariableOutput`]):
+//!    a node with continuous or no-padding continuous outputs reuses nothing, nor does an
+//!    output that aliases a variable (`ref_var_src_var_name`);
+//! 4. **symbol conflict** ([`Rejection::SameSymbol`], [`Rejection::LayoutConflict`]): an
+//!    input already sharing the output's symbol needs no merge; otherwise the two symbols are
+//!    merged in a dry run (input symbol's anchors, then the output symbol's: GE's
+//!    `ConstructSingleNodeSymbolTable`) and the merged symbol is checked with the
+//!    layout-conflict table and checkers (GE `IsGraphExistMemConflictSymbol`,
+//!    [`LayoutFacts::find_conflicts`]); a conflict rejects;
+//! 5. **one reuse per input** ([`Rejection::InputTaken`]): an input already chosen by an
+//!    earlier output of the node is not chosen again.
+//!
+//! All filters see the symbols as they were before any merge (GE decides every node first
+//! and merges at the end). Then GE records the reuses (`reuse_input` on the output desc) and
+//! asks once whether CtrlNodeConflict would now find a conflict in a control-flow
+//! subgraph (GE `IsCtrlNodeSubgraphExistMemConflictSymbol`); if so every reuse is dropped
+//! ([`Rejection::CtrlSubgraphConflict`]). Otherwise the merges stand: the IR records each as
+//! `reuse_input_index` on the node, which makes the output share the input's symbol for
+//! every later pass (`--mem-assign` gives them one offset).
+
+use super::layout::{ctrl_node_subgraph_has_conflict, LayoutFacts, LayoutOptions};
+use super::model::{MemError, MemGraph, NodeId, ROOT};
+use super::symbols::{Anchor, Symbols};
+use std::fmt;
+
+/// Why a candidate is not reused in place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// The input and output GE sizes differ (`None`: unknown).
+    SizeMismatch {
+        input: Option<i64>,
+        output: Option<i64>,
+    },
+    /// The input's memory is a Data, Variable or Const output (this node's).
+    ReadOnlyInput { source: NodeId },
+    /// The node has continuous or no-padding continuous outputs.
+    ContinuousOutput,
+    /// The output aliases a variable (`ref_var_src_var_name`).
+    VariableOutput,
+    /// The input already shares the output's memory.
+    SameSymbol,
+    /// The merged symbol would hold a layout conflict.
+    LayoutConflict { reason: String },
+    /// An earlier output of the node already reuses this input.
+    InputTaken,
+    /// After recording every reuse, CtrlNodeConflict would find a conflict in a
+    /// control-flow subgraph: GE drops all reuses.
+    CtrlSubgraphConflict,
+    /// The input anchor has no symbol (not connected).
+    NoSymbol,
+}
+
+impl Rejection {
+    /// A short name for statistics and tests.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Rejection::SizeMismatch { .. } => "size",
+            Rejection::ReadOnlyInput { .. } => "read-only-input",
+            Rejection::ContinuousOutput => "continuous-output",
+            Rejection::VariableOutput => "variable-output",
+            Rejection::SameSymbol => "same-symbol",
+            Rejection::LayoutConflict { .. } => "layout-conflict",
+            Rejection::InputTaken => "input-taken",
+            Rejection::CtrlSubgraphConflict => "ctrl-subgraph-conflict",
+            Rejection::NoSymbol => "no-symbol",
+        }
+    }
+}
+
+/// The verdict on one candidate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub node: NodeId,
+    pub output: u32,
+    pub input: u32,
+    pub verdict: Result<(), Rejection>,
+}
+
+impl Decision {
+    /// Human text: "`r` output 0 reuses input 0" or "... cannot reuse input 0: <why>".
+    pub fn describe(&self, g: &MemGraph) -> String {
+        let head = format!(
+            "`{}` output {} {} input {}",
+            g.node(self.node).name,
+            self.output,
+            if self.verdict.is_ok() {
+                "reuses the memory of"
+            } else {
+                "cannot reuse"
+            },
+            self.input
+        );
+        match &self.verdict {
+            Ok(()) => head,
+            Err(r) => format!("{head}: {}", Why(g, r)),
+        }
+    }
+}
+
+struct Why<'a>(&'a MemGraph, &'a Rejection);
+
+impl fmt::Display for Why<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let size = |x: &Option<i64>| x.map_or("unknown".to_string(), |v| format!("{v} bytes"));
+        match self.1 {
+            Rejection::SizeMismatch { input, output } => write!(
+                f,
+                "size: the input is {}, the output {}",
+                size(input),
+                size(output)
+            ),
+            Rejection::ReadOnlyInput { source } => write!(
+                f,
+                "read conflict: the input is the memory of `{}`, a Data/Variable/Const output",
+                self.0.node(*source).name
+            ),
+            Rejection::ContinuousOutput => {
+                f.write_str("write conflict: the node has continuous outputs")
+            }
+            Rejection::VariableOutput => {
+                f.write_str("write conflict: the output aliases a variable (ref_var_src_var_name)")
+            }
+            Rejection::SameSymbol => f.write_str("the input already shares the output's memory"),
+            Rejection::LayoutConflict { reason } => {
+                write!(f, "symbol conflict: the merged memory would hold {reason}")
+            }
+            Rejection::InputTaken => f.write_str("an earlier output already reuses that input"),
+            Rejection::CtrlSubgraphConflict => f.write_str(
+                "a control-flow subgraph would hold a layout conflict after the reuses: GE \
+                 drops them all",
+            ),
+            Rejection::NoSymbol => f.write_str("the input is not connected"),
+        }
+    }
+}
+
+/// What `--mem-inplace` decided.
+#[derive(Clone, Debug, Default)]
+pub struct InplacePlan {
+    /// Every candidate's verdict, in `GetAllNodes` order.
+    pub decisions: Vec<Decision>,
+    /// Candidates examined.
+    pub candidates: usize,
+}
+
+impl InplacePlan {
+    /// The accepted reuses: (node, output, input).
+    pub fn accepted(&self) -> impl Iterator<Item = (NodeId, u32, u32)> + '_ {
+        self.decisions
+            .iter()
+            .filter(|d| d.verdict.is_ok())
+            .map(|d| (d.node, d.output, d.input))
+    }
+}
+
+/// Decides in-place reuse on `g` (see the module doc). `opts` are the layout pass's options
+/// (they change what the checkers decide).
+pub fn plan_inplace(g: &MemGraph, opts: LayoutOptions) -> Result<InplacePlan, MemError> {
+    let symbols = Symbols::build(g, ROOT);
+    let cap = symbols.iter().map(|s| s.0 as usize + 1).max().unwrap_or(0);
+    let nodes = g.all_nodes();
+    // 1. Read-only symbols: the outputs of Data, Variable and Const nodes.
+    let mut read_only: Vec<Option<NodeId>> = vec![None; cap];
+    for &n in &nodes {
+        let s = g.node(n).sem;
+        if s.data_like || s.var_like || s.const_like {
+            for o in 0..g.node(n).outputs.len() as u32 {
+                if let Some(sym) = symbols.symbol_of(Anchor::output(n, o)) {
+                    read_only[sym.0 as usize].get_or_insert(n);
+                }
+            }
+        }
+    }
+    let mut plan = InplacePlan::default();
+    let mut facts: Option<LayoutFacts> = None;
+    for &n in &nodes {
+        let node = g.node(n);
+        let mut taken: Vec<u32> = Vec::new();
+        for (o, out) in node.outputs.iter().enumerate() {
+            let Some(i) = out.inplace_input else { continue };
+            if i as usize >= node.inputs.len() {
+                continue;
+            }
+            plan.candidates += 1;
+            let o = o as u32;
+            let verdict = (|| {
+                filter_size(g, n, o, i)?;
+                let sin = symbols
+                    .symbol_of(Anchor::input(n, i))
+                    .ok_or(Rejection::NoSymbol)?;
+                if let Some(source) = read_only[sin.0 as usize] {
+                    return Err(Rejection::ReadOnlyInput { source });
+                }
+                let s = node.sem;
+                if s.continuous_output || s.nopad_continuous_output {
+                    return Err(Rejection::ContinuousOutput);
+                }
+                if out.ref_var_src.is_some() {
+                    return Err(Rejection::VariableOutput);
+                }
+                let sout = symbols
+                    .symbol_of(Anchor::output(n, o))
+                    .ok_or(Rejection::NoSymbol)?;
+                if sin == sout {
+                    return Err(Rejection::SameSymbol);
+                }
+                let merged: Vec<Anchor> =
+                    symbols.anchors(sin).chain(symbols.anchors(sout)).collect();
+                let facts = facts.get_or_insert_with(|| LayoutFacts::new(g, ROOT, opts));
+                let conflicts = facts
+                    .find_conflicts(g, &symbols, &merged)
+                    .map_err(|e| Rejection::LayoutConflict { reason: e.message })?;
+                if let Some(d) = conflicts.decisions().first() {
+                    return Err(Rejection::LayoutConflict {
+                        reason: format!(
+                            "{} {} and {} {} ({})",
+                            d.pair.0,
+                            super::layout::anchor_text(g, d.between.0),
+                            d.pair.1,
+                            super::layout::anchor_text(g, d.between.1),
+                            d.decider.name()
+                        ),
+                    });
+                }
+                if taken.contains(&i) {
+                    return Err(Rejection::InputTaken);
+                }
+                Ok(())
+            })();
+            if verdict.is_ok() {
+                taken.push(i);
+            }
+            plan.decisions.push(Decision {
+                node: n,
+                output: o,
+                input: i,
+                verdict,
+            });
+        }
+    }
+    // GE MergeSymbolTable: record the reuses, then the control-flow subgraph check.
+    if plan.accepted().next().is_some() && in_control_flow(g, &plan) {
+        let mut tentative = g.clone();
+        for (n, o, i) in plan.accepted().collect::<Vec<_>>() {
+            tentative.node_mut(n).outputs[o as usize].reuse_input = Some(i);
+        }
+        if ctrl_node_subgraph_has_conflict(&tentative, ROOT)? {
+            for d in &mut plan.decisions {
+                if d.verdict.is_ok() {
+                    d.verdict = Err(Rejection::CtrlSubgraphConflict);
+                }
+            }
+        }
+    }
+    Ok(plan)
+}
+
+/// GE's size filter: `GetTensorSizeInBytes` of the output and the input must be equal.
+fn filter_size(g: &MemGraph, n: NodeId, o: u32, i: u32) -> Result<(), Rejection> {
+    let node = g.node(n);
+    let output = g.tensor(node.outputs[o as usize].tensor).byte_size();
+    let input = g.tensor(node.inputs[i as usize].tensor).byte_size();
+    match (input, output) {
+        (Some(a), Some(b)) if a == b => Ok(()),
+        _ => Err(Rejection::SizeMismatch { input, output }),
+    }
+}
+
+/// Whether an accepted reuse sits in a subgraph of a control-flow node (only there can a
+/// reuse change what CtrlNodeConflict, which builds each branch's own symbols, finds).
+fn in_control_flow(g: &MemGraph, plan: &InplacePlan) -> bool {
+    plan.accepted().any(|(n, _, _)| {
+        let mut cur = g.parent_of(n);
+        while let Some(p) = cur {
+            if matches!(
+                g.node(p).ty.as_str(),
+                "If" | "StatelessIf" | "Case" | "StatelessCase" | "While" | "StatelessWhile"
+            ) {
+                return true;
+            }
+            cur = g.parent_of(p);
+        }
+        false
+    })
+}

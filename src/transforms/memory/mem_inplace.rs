@@ -1,0 +1,191 @@
+//! `--mem-inplace`: GE's ProcessInplace (spec 3.4, notes B.17): outputs marked by
+//! `--inplace-support-check` (`_inplace_support_input_index`) reuse their input's memory
+//! unless a size, read, write or symbol conflict forbids it. An accepted reuse is written
+//! as GE's `reuse_input_index` on the op (an int for a single-output op, else one entry per
+//! output, -1 = none), which every later pass reads as "this output shares that input's
+//! symbol": `--mem-assign` then gives both one offset. With `remarks=true` each candidate's
+//! verdict is a remark at its op. Options: `root`, `remarks`, and the layout checkers'
+//! `feature-map-refreshable`, `physical-memory-refreshable`, `offline`.
+//! Decisions: [`crate::analysis::memory::inplace`].
+
+use super::{
+    model_from_ir::{IrModel, INPLACE_SUPPORT_INPUT_INDEX, REUSE_INPUT_INDEX},
+    plan_attrs::has_marked_op,
+    FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION, PHYSICAL_MEMORY_REFRESHABLE_OPTION,
+    REMARKS_OPTION, ROOT_OPTION,
+};
+use crate::{
+    analysis::memory::{
+        inplace::{plan_inplace, InplacePlan},
+        layout::LayoutOptions,
+        model::NodeId,
+    },
+    ir::{
+        diagnostics::emit_remark,
+        external_pass::{as_op_ref, emit_error, PassFailed, PassId, RustPass},
+        ops, IrRewriter,
+    },
+    pipeline::{OptionSpec, PassOptions, Statistic},
+};
+use melior::{
+    ir::operation::{OperationLike, OperationRefMut},
+    pass::Pass,
+};
+use std::collections::BTreeMap;
+
+/// Options of the pass.
+pub const OPTIONS: &[OptionSpec] = &[
+    ROOT_OPTION,
+    REMARKS_OPTION,
+    FEATURE_MAP_REFRESHABLE_OPTION,
+    PHYSICAL_MEMORY_REFRESHABLE_OPTION,
+    OFFLINE_OPTION,
+];
+
+static ID: PassId = PassId::new();
+
+/// The rejection kinds counted, with their statistic names.
+const REJECTIONS: [(&str, &str); 9] = [
+    ("size", "num-rejected-size"),
+    ("read-only-input", "num-rejected-read-only-input"),
+    ("continuous-output", "num-rejected-continuous-output"),
+    ("variable-output", "num-rejected-variable-output"),
+    ("same-symbol", "num-rejected-same-symbol"),
+    ("layout-conflict", "num-rejected-layout-conflict"),
+    ("input-taken", "num-rejected-input-taken"),
+    (
+        "ctrl-subgraph-conflict",
+        "num-rejected-ctrl-subgraph-conflict",
+    ),
+    ("no-symbol", "num-rejected-no-symbol"),
+];
+
+/// Registry constructor.
+pub fn create(options: &PassOptions) -> Result<Pass, String> {
+    let pass = MemInplace {
+        flag: options.info().flag,
+        root: options.string(ROOT_OPTION.name)?.to_string(),
+        remarks: options.bool(REMARKS_OPTION.name)?,
+        layout: LayoutOptions {
+            feature_map_refreshable: options.bool(FEATURE_MAP_REFRESHABLE_OPTION.name)?,
+            physical_memory_refreshable: options.bool(PHYSICAL_MEMORY_REFRESHABLE_OPTION.name)?,
+            offline: options.bool(OFFLINE_OPTION.name)?,
+        },
+        candidates: options.statistic("num-candidates", "Number of in-place candidates"),
+        accepted: options.statistic("num-inplace", "Number of outputs reusing an input"),
+        rejected: REJECTIONS
+            .iter()
+            .map(|&(_, name)| options.statistic(name, "Number of candidates rejected so"))
+            .collect(),
+    };
+    Ok(options.build_pass(pass, &ID))
+}
+
+#[derive(Clone)]
+struct MemInplace {
+    flag: &'static str,
+    root: String,
+    remarks: bool,
+    layout: LayoutOptions,
+    candidates: Statistic,
+    accepted: Statistic,
+    rejected: Vec<Statistic>,
+}
+
+impl MemInplace {
+    fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
+        if module.name().as_string_ref().as_str() != Ok("builtin.module") {
+            emit_error(
+                module.location(),
+                &format!(
+                    "{}: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op",
+                    self.flag
+                ),
+            );
+            return Err(PassFailed);
+        }
+        // No candidate anywhere: nothing to decide, no model to build.
+        if !has_marked_op(module, None, &[INPLACE_SUPPORT_INPUT_INDEX]) {
+            return Ok(());
+        }
+        let model = IrModel::build(module, &self.root).map_err(|e| {
+            emit_error(e.location, &format!("{}: {}", self.flag, e.message));
+            PassFailed
+        })?;
+        let plan = plan_inplace(&model.graph, self.layout).map_err(|e| {
+            emit_error(
+                model.location(e.node),
+                &format!("{}: {}", self.flag, e.message),
+            );
+            PassFailed
+        })?;
+        self.count(&plan);
+        self.write(&model, &plan);
+        if self.remarks {
+            for d in &plan.decisions {
+                emit_remark(
+                    model.location(Some(d.node)),
+                    &format!("{}: {}", self.flag, d.describe(&model.graph)),
+                    &[],
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn count(&self, plan: &InplacePlan) {
+        self.candidates.add(plan.candidates as u64);
+        for d in &plan.decisions {
+            match &d.verdict {
+                Ok(()) => self.accepted.add(1),
+                Err(r) => {
+                    if let Some(k) = REJECTIONS.iter().position(|&(kind, _)| kind == r.kind()) {
+                        self.rejected[k].add(1);
+                    }
+                }
+            }
+        }
+    }
+
+    /// GE `SetReuseInput`: `reuse_input_index` on each node with an accepted reuse.
+    fn write(&self, model: &IrModel, plan: &InplacePlan) {
+        let mut by_node: BTreeMap<NodeId, Vec<(u32, u32)>> = BTreeMap::new();
+        for (n, o, i) in plan.accepted() {
+            by_node.entry(n).or_default().push((o, i));
+        }
+        if by_node.is_empty() {
+            return;
+        }
+        let rewriter = IrRewriter::for_op(model.module);
+        let rw = rewriter.rewriter();
+        let context = model.module.context();
+        for (n, reuses) in by_node {
+            let Some(op) = model.op(n) else { continue };
+            let node = model.graph.node(n);
+            let mut list: Vec<i64> = node
+                .outputs
+                .iter()
+                .map(|o| o.reuse_input.map_or(-1, i64::from))
+                .collect();
+            for (o, i) in reuses {
+                list[o as usize] = i64::from(i);
+            }
+            if list.len() == 1 {
+                ops::set_int_attr(&rw, op, REUSE_INPUT_INDEX, list[0]);
+            } else {
+                ops::set_attr(
+                    &rw,
+                    op,
+                    REUSE_INPUT_INDEX,
+                    ops::int_list_attr(context, &list),
+                );
+            }
+        }
+    }
+}
+
+impl RustPass for MemInplace {
+    fn run(&mut self, operation: OperationRefMut<'_, '_>) -> Result<(), PassFailed> {
+        self.run_on_module(as_op_ref(&operation))
+    }
+}
