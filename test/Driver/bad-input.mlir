@@ -12,6 +12,10 @@
 // RUN: ge-opt %t.empty.mlir --split-input-file | FileCheck %s --check-prefix=EMPTY
 // RUN: printf 'func.func @f( {' | not ge-opt 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // RUN: not ge-opt %s -o 2>&1 | FileCheck %s --check-prefix=NOVALUE
+// MLIR's own parser fails silently on the custom form of an IRDL op; ge-opt names it.
+// RUN: printf 'func.func @f(%%%%a: tensor<f32>) {\n  %%%%0:2 = ascend.relu(%%%%a) : (tensor<f32>) -> (tensor<f32>, !ascend.ctrl)\n  return\n}\n' > %t.custom.mlir
+// RUN: not ge-opt %t.custom.mlir 2>&1 | FileCheck %s --check-prefix=CUSTOM
+// RUN: printf '// -----\n  %%%%0 = ascend.relu\n' | not ge-opt --split-input-file 2>&1 | FileCheck %s --check-prefix=CUSTOM-SPLIT
 
 // FLAG: error: unexpected argument '--no-such-flag' found
 // FLAG: ge-opt --list-passes
@@ -23,3 +27,5 @@
 // EMPTY-NEXT: }
 // SYNTAX: <stdin>:1:14: error: expected non-function type
 // NOVALUE: error: a value is required for '-o <FILE>'
+// CUSTOM: custom.mlir:2:10: error: custom assembly form of 'ascend.relu' cannot be parsed: ops of the IRDL-defined dialect only have the generic form "ascend.relu"(...)
+// CUSTOM-SPLIT: <stdin>:2:8: error: custom assembly form of 'ascend.relu'
