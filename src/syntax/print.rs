@@ -171,7 +171,30 @@ impl<'t, 'c> Printer<'t, 'c> {
 
     fn function(&mut self, f: &OperationRef<'c, '_>) {
         let graph = string_attr(f, "sym_name").unwrap_or_default();
-        self.out.push_str(&format!("graph {} {{\n", name(&graph)));
+        let mut header = format!("graph {}", name(&graph));
+        let mut attrs: Vec<(String, String)> = Vec::new();
+        for (key, value) in f.attributes() {
+            let key = key.as_string_ref().as_str().unwrap_or("").to_string();
+            match key.as_str() {
+                "sym_name" | "function_type" | "sym_visibility" => {}
+                "arg_attrs" | "res_attrs" => {
+                    self.problem("", format!("`{key}` of function `{graph}`"));
+                }
+                _ => {
+                    let text = self.attr(value);
+                    attrs.push((key, text));
+                }
+            }
+        }
+        if !attrs.is_empty() {
+            attrs.sort_by(|a, b| a.0.cmp(&b.0));
+            let attrs: Vec<String> = attrs
+                .iter()
+                .map(|(k, v)| format!("{} = {v}", name(k)))
+                .collect();
+            header.push_str(&format!(" attributes {{{}}}", attrs.join(", ")));
+        }
+        self.out.push_str(&format!("{header} {{\n"));
         let Some(block) = f.region(0).ok().and_then(|r| r.first_block()) else {
             self.problem("  ", format!("function `{graph}` has no body"));
             self.out.push_str("}\n");
