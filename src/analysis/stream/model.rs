@@ -383,6 +383,18 @@ impl StreamGraph {
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
     }
+    /// Whether `n` lies (transitively) inside a subgraph of `ancestor`.
+    pub fn is_ancestor(&self, ancestor: NodeId, n: NodeId) -> bool {
+        let mut parent = self.graphs[self.nodes[n].graph].parent;
+        while let Some(p) = parent {
+            if p == ancestor {
+                return true;
+            }
+            parent = self.graphs[self.nodes[p].graph].parent;
+        }
+        false
+    }
+
     pub fn graph(&self, id: GraphId) -> &Graph {
         &self.graphs[id]
     }

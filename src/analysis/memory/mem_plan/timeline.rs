@@ -181,6 +181,29 @@ impl<'g> Order<'g> {
         self.end_node.get(&n).copied().unwrap_or(n.0 as usize)
     }
 
+    /// Names a node on a cycle of `graph` (the error path only: one more sort).
+    fn cycle_error(&self, graph: &DiGraph<(), ()>) -> MemError {
+        const WHAT: &str = "the graph with its stream order and events has a cycle through \
+                            this node (an event or stream order contradicts a data or control \
+                            edge)";
+        let Err(cycle) = petgraph::algo::toposort(graph, None) else {
+            return MemError::global(WHAT);
+        };
+        let index = cycle.node_id().index();
+        let node = if index < self.g.nodes.len() {
+            Some(NodeId(index as u32))
+        } else {
+            self.end_node
+                .iter()
+                .find(|&(_, &end)| end == index)
+                .map(|(&owner, _)| owner)
+        };
+        match node {
+            Some(node) => MemError::at(self.g, node, WHAT),
+            None => MemError::global(WHAT),
+        }
+    }
+
     fn build_reach(&mut self) -> Result<(), MemError> {
         let g = self.g;
         let mut next = g.nodes.len();
@@ -242,9 +265,7 @@ impl<'g> Order<'g> {
                 }
             }
         }
-        let reach = Reachability::new(&graph).map_err(|_| {
-            MemError::global("the graph with its stream order and events has a cycle")
-        })?;
+        let reach = Reachability::new(&graph).map_err(|_| self.cycle_error(&graph))?;
         self.reach = Some(reach);
         Ok(())
     }
