@@ -229,6 +229,24 @@ impl<'a> Driver<'a> {
             });
         }
 
+        if self.format == Format::Mlir {
+            if let Some((line, column)) = source::find_excess_nesting(chunk.text) {
+                diagnostics.push(Diag::at(
+                    Severity::Error,
+                    FileLoc {
+                        file: self.input.name.clone(),
+                        line: chunk.first_line + line - 1,
+                        column,
+                    },
+                    format!(
+                        "nested deeper than {} levels of brackets (MLIR's parser would \
+                         overflow its stack)",
+                        source::MAX_MLIR_NESTING
+                    ),
+                ));
+                return Err(ChunkError::Failed);
+            }
+        }
         let module = self.parse(context, collector, chunk, split);
         self.flush(collector, diagnostics);
         if self.format == Format::Mlir

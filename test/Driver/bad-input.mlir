@@ -16,6 +16,11 @@
 // RUN: printf 'func.func @f(%%%%a: tensor<f32>) {\n  %%%%0:2 = ascend.relu(%%%%a) : (tensor<f32>) -> (tensor<f32>, !ascend.ctrl)\n  return\n}\n' > %t.custom.mlir
 // RUN: not ge-opt %t.custom.mlir 2>&1 | FileCheck %s --check-prefix=CUSTOM
 // RUN: printf '// -----\n  %%%%0 = ascend.relu\n' | not ge-opt --split-input-file 2>&1 | FileCheck %s --check-prefix=CUSTOM-SPLIT
+// Nesting so deep that MLIR's recursive parser would overflow the stack: an error instead.
+// RUN: python3 -c "print('func.func @f() attributes {a = ' + '[' * 60000 + ']' * 60000 + '} {\\n  return\\n}')" > %t.deep.mlir
+// RUN: not ge-opt %t.deep.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEEP
+// RUN: python3 -c "print('graph main {\\n  k = \\\"X\\\"() {a = ' + '[' * 60000 + ']' * 60000 + '} : ()\\n}')" > %t.deep.ge
+// RUN: not ge-opt %t.deep.ge -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEEP-GE
 
 // FLAG: error: unexpected argument '--no-such-flag' found
 // FLAG: ge-opt --list-passes
@@ -29,3 +34,5 @@
 // NOVALUE: error: a value is required for '-o <FILE>'
 // CUSTOM: custom.mlir:2:10: error: custom assembly form of 'ascend.relu' cannot be parsed: ops of the IRDL-defined dialect only have the generic form "ascend.relu"(...)
 // CUSTOM-SPLIT: <stdin>:2:8: error: custom assembly form of 'ascend.relu'
+// DEEP: deep.mlir:1:1031: error: nested deeper than 1000 levels of brackets (MLIR's parser would overflow its stack)
+// DEEP-GE: deep.ge:2:274: error: nested deeper than 256 levels
