@@ -699,12 +699,16 @@ impl StreamOptions {
             }
         };
         let int = |v: &str| -> Result<i64, StreamError> {
-            v.parse::<i64>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                StreamError::new(
-                    ErrorKind::InvalidOption,
-                    format!("option {key}: `{v}` is not a positive integer"),
-                )
-            })
+            // Bounded so that task and event arithmetic over a million nodes cannot overflow.
+            v.parse::<i64>()
+                .ok()
+                .filter(|&n| n > 0 && n <= i64::from(i32::MAX))
+                .ok_or_else(|| {
+                    StreamError::new(
+                        ErrorKind::InvalidOption,
+                        format!("option {key}: `{v}` is not a positive integer up to 2147483647"),
+                    )
+                })
         };
         let narrow = |n: i64| -> Result<u32, StreamError> {
             u32::try_from(n).map_err(|_| {

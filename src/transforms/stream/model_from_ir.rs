@@ -557,6 +557,12 @@ impl Caches {
             };
             let non_empty = || string().map(|s| (!s.is_empty()).then_some(s));
             let int = || as_int(value).ok_or_else(|| bad("an integer"));
+            // A node's task count: bounded so that a stream's sum cannot overflow.
+            let tasks = || {
+                as_int(value)
+                    .filter(|n| (0..=i64::from(i32::MAX)).contains(n))
+                    .ok_or_else(|| bad("a task count from 0 to 2147483647"))
+            };
             let flag = || as_bool(value).ok_or_else(|| bad("a bool"));
             let strings = || as_strs(value).ok_or_else(|| bad("a string or a string list"));
             match key {
@@ -599,9 +605,9 @@ impl Caches {
                 attr::FFTS_SUB_GRAPH | attr::FFTS_PLUS_SUB_GRAPH => {
                     a.ffts_subgraph = as_str(value).is_none_or(|s| !s.is_empty())
                 }
-                semantics::attr::NODE_SQE_NUM => a.node_sqe_num = Some(int()?),
-                semantics::attr::HCCL_TASK_NUM => a.hccl_task_num = Some(int()?),
-                attr::HCCL_ATTACHED_TASK_NUM => a.hccl_attached_task_num = Some(int()?),
+                semantics::attr::NODE_SQE_NUM => a.node_sqe_num = Some(tasks()?),
+                semantics::attr::HCCL_TASK_NUM => a.hccl_task_num = Some(tasks()?),
+                attr::HCCL_ATTACHED_TASK_NUM => a.hccl_attached_task_num = Some(tasks()?),
                 attr::LOGIC_STREAM_ID => info.allocated = true,
                 _ => {}
             }
