@@ -409,10 +409,9 @@ impl<'t, 'c> Printer<'t, 'c> {
             .then(|| StringAttribute::try_from(a).ok())
             .flatten()
         {
-            return if a.r#type().to_string() == "none" {
-                quote(s.value())
-            } else {
-                raw(a)
+            return match crate::ir::string_value(s) {
+                Some(text) if a.r#type().to_string() == "none" => quote(text),
+                _ => raw(a),
             };
         }
         if let Some(list) = a
@@ -431,7 +430,10 @@ impl<'t, 'c> Printer<'t, 'c> {
             .then(|| FlatSymbolRefAttribute::try_from(a).ok())
             .flatten()
         {
-            return format!("@{}", name(s.value()));
+            if let Some(symbol) = crate::ir::symbol_value(s) {
+                return format!("@{}", name(symbol));
+            }
+            return raw(a);
         }
         if let Some(t) = a
             .is_type()
@@ -453,7 +455,8 @@ fn string_attr(o: &OperationRef, key: &str) -> Option<String> {
     let a = o.attribute(key).ok().filter(|a| a.is_string())?;
     StringAttribute::try_from(a)
         .ok()
-        .map(|s| s.value().to_string())
+        .and_then(crate::ir::string_value)
+        .map(str::to_string)
 }
 
 /// `dense<T>(v)` for splats, `dense<T>[v, ...]` otherwise; `None` when the `.ge` form cannot

@@ -569,8 +569,9 @@ impl Caches {
                 semantics::attr::NAME => {
                     info.name = Some(
                         StringAttribute::try_from(value)
-                            .map(|s| s.value())
-                            .map_err(|_| bad("a string"))?,
+                            .ok()
+                            .and_then(crate::ir::string_value)
+                            .ok_or_else(|| bad("a UTF-8 string"))?,
                     )
                 }
                 semantics::attr::ENGINE => engine_override = Some(string()?),
@@ -790,7 +791,11 @@ fn dict_bool(dict: DictionaryAttribute, key: &str) -> Result<Option<bool>, Strin
 
 fn as_str<'c>(a: Attribute<'c>) -> Option<&'c str> {
     a.is_string()
-        .then(|| StringAttribute::try_from(a).ok().map(|s| s.value()))
+        .then(|| {
+            StringAttribute::try_from(a)
+                .ok()
+                .and_then(crate::ir::string_value)
+        })
         .flatten()
 }
 
@@ -845,5 +850,7 @@ fn op_name(op: OperationRef) -> String {
 
 fn string_value<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<&'c str> {
     let attr = op.attribute(name).ok()?;
-    StringAttribute::try_from(attr).ok().map(|s| s.value())
+    StringAttribute::try_from(attr)
+        .ok()
+        .and_then(crate::ir::string_value)
 }
