@@ -13,6 +13,7 @@
 //! Options: `root=<func>`.
 
 use super::{
+    attr_batch::AttrBatch,
     model_from_ir::IrModel,
     plan_attrs::{
         func_of, stream_info, INPUT_OFFSET, MEMORY_SIZE, OUTPUT_MEMORY, OUTPUT_OFFSET,
@@ -31,7 +32,7 @@ use crate::{
         diagnostics::emit_remark,
         external_pass::{as_op_ref, emit_error, PassFailed, PassId, RustPass},
         ops::{self, Producer},
-        IrRewriter,
+        IrRewriter, Rewriter,
     },
     pipeline::{OptionSpec, PassOptions, Statistic},
 };
@@ -50,9 +51,15 @@ static ID: PassId = PassId::new();
 
 /// Registry constructor.
 pub fn create(options: &PassOptions) -> Result<Pass, String> {
+    Ok(options.build_pass(MemAssign::new(options, options.info().flag)?, &ID))
+}
+
+impl MemAssign {
+    /// Reads the options and registers the statistics; errors and the remark name `flag`.
+    pub fn new(options: &PassOptions, flag: &'static str) -> Result<Self, String> {
     let stat = |name, description| options.statistic(name, description);
-    let pass = MemAssign {
-        flag: options.info().flag,
+    Ok(MemAssign {
+        flag,
         root: options.string(ROOT_OPTION.name)?.to_string(),
         stats: Stats {
             symbols: stat("num-symbols", "Number of memory symbols"),
@@ -82,8 +89,8 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
                 "Free regions not reused because another stream was not ordered before",
             ),
         },
-    };
-    Ok(options.build_pass(pass, &ID))
+    })
+    }
 }
 
 #[derive(Clone)]
@@ -98,8 +105,9 @@ struct Stats {
     rejections: Statistic,
 }
 
+/// The pass, also a stage of `--ge-mem-plan-pipeline` (then `flag` is `mem-assign`).
 #[derive(Clone)]
-struct MemAssign {
+pub struct MemAssign {
     flag: &'static str,
     root: String,
     stats: Stats,
@@ -121,6 +129,22 @@ impl MemAssign {
             emit_error(e.location, &format!("{}: {}", self.flag, e.message));
             PassFailed
         })?;
+        let mut batch = AttrBatch::new(module.context());
+        let rewriter = IrRewriter::for_op(module);
+        let rw = rewriter.rewriter();
+        self.run_stage(&model, &rw, &mut batch)?;
+        batch.flush(&model, &rw);
+        Ok(())
+    }
+
+    /// Plans on `model`; the per-op attributes go to `batch`, the root function's are set
+    /// at once (through `rw`); then the statistics and the remark.
+    pub(super) fn run_stage<'c>(
+        &self,
+        model: &IrModel<'c, '_>,
+        rw: &Rewriter<'c, '_>,
+        batch: &mut AttrBatch<'c>,
+    ) -> Result<(), PassFailed> {
         let g = &model.graph;
         let symbols = Symbols::build(g, ROOT);
         let streams = stream_info(&model);
@@ -131,8 +155,8 @@ impl MemAssign {
             );
             PassFailed
         })?;
-        write_plan(&model, &symbols, &plan);
-        self.report(&model, &symbols, &plan);
+        write_plan(model, &symbols, &plan, rw, batch);
+        self.report(model, &symbols, &plan);
         Ok(())
     }
 
@@ -184,11 +208,15 @@ impl MemAssign {
 }
 
 /// Writes the plan's attributes (see the module doc).
-fn write_plan(model: &IrModel, symbols: &Symbols, plan: &MemPlan) {
+fn write_plan<'c>(
+    model: &IrModel<'c, '_>,
+    symbols: &Symbols,
+    plan: &MemPlan,
+    rw: &Rewriter<'c, '_>,
+    batch: &mut AttrBatch<'c>,
+) {
     let g = &model.graph;
-    let rewriter = IrRewriter::for_op(model.module);
-    let rw = rewriter.rewriter();
-    let context = model.module.context();
+    let context = batch.context();
     // Offset lists repeat (a block's offset is shared by its anchors): build each once.
     let mut cache: FastMap<Vec<i64>, Attribute> = FastMap::default();
     let mut list = |values: Vec<i64>| {
@@ -207,36 +235,36 @@ fn write_plan(model: &IrModel, symbols: &Symbols, plan: &MemPlan) {
                 .map(|o| plan.anchor_offset(symbols, Anchor::output(n, o)))
                 .collect();
             let outside = offsets.iter().any(|&x| x < 0);
-            ops::set_attr(&rw, op, OUTPUT_OFFSET, list(offsets));
+            batch.set(n, OUTPUT_OFFSET, list(offsets));
             if outside {
                 let kinds: Vec<&str> = (0..node.outputs.len() as u32)
                     .map(|o| plan.anchor_kind(symbols, Anchor::output(n, o)).name())
                     .collect();
-                ops::set_attr(&rw, op, OUTPUT_MEMORY, ops::str_list_attr(context, &kinds));
+                batch.set(n, OUTPUT_MEMORY, ops::str_list_attr(context, &kinds));
             } else if op.has_attribute(OUTPUT_MEMORY) {
-                ops::remove_attr(&rw, op, OUTPUT_MEMORY);
+                ops::remove_attr(rw, op, OUTPUT_MEMORY);
             }
         }
         if !node.inputs.is_empty() {
             let offsets: Vec<i64> = (0..node.inputs.len() as u32)
                 .map(|k| plan.anchor_offset(symbols, Anchor::input(n, k)))
                 .collect();
-            ops::set_attr(&rw, op, INPUT_OFFSET, list(offsets));
+            batch.set(n, INPUT_OFFSET, list(offsets));
         }
     }
     let Some(root) = func_of(model, 0) else {
         return;
     };
-    ops::set_int_attr(&rw, root, MEMORY_SIZE, plan.workspace_size);
+    ops::set_int_attr(rw, root, MEMORY_SIZE, plan.workspace_size);
     let pairs: Vec<String> = plan
         .outputs_reusing_inputs(g, symbols)
         .into_iter()
         .map(|(data, j)| format!("{},{j}", user_input_index(model, data)))
         .collect();
     if pairs.is_empty() {
-        ops::remove_attr(&rw, root, OUTPUT_REUSE_INPUT_MEM_INDEXES);
+        ops::remove_attr(rw, root, OUTPUT_REUSE_INPUT_MEM_INDEXES);
     } else {
-        ops::set_str_attr(&rw, root, OUTPUT_REUSE_INPUT_MEM_INDEXES, &pairs.join("|"));
+        ops::set_str_attr(rw, root, OUTPUT_REUSE_INPUT_MEM_INDEXES, &pairs.join("|"));
     }
 }
 
