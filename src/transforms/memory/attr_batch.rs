@@ -67,6 +67,15 @@ impl<'c> AttrBatch<'c> {
         self.set(n, name, value);
     }
 
+    /// Follows a renumbering of the model's nodes ([`IrModel::renumber_as_ir`]): `new_of`
+    /// is the new id of every old node (`u32::MAX`: dropped, its writes too).
+    pub fn renumber(&mut self, new_of: &[u32]) {
+        for entry in &mut self.pending {
+            entry.0 = new_of.get(entry.0 as usize).copied().unwrap_or(u32::MAX);
+        }
+        self.pending.retain(|e| e.0 != u32::MAX);
+    }
+
     pub fn is_empty(&self) -> bool {
         self.pending.is_empty()
     }

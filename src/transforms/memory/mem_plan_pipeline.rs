@@ -13,9 +13,10 @@
 //! Two points re-synchronise the model with the IR, each only when needed:
 //! * when `--mem-layout-conflict` inserted copies, the model's new nodes sit at the end of
 //!   the node list while the IR has them in program order, and the later stages' orders
-//!   (symbols, lifetimes, GE's `GetAllNodes` order) follow node order: the queued
-//!   attributes are written and the model is read again from the IR. Graphs without layout
-//!   conflicts (most) never pay this;
+//!   (symbols, lifetimes, GE's `GetAllNodes` order) follow node order: the model is
+//!   renumbered in program order ([`IrModel::renumber_as_ir`], checked op by op against
+//!   the IR's blocks); should that check fail, the queued attributes are written and the
+//!   model is read again;
 //! * `--set-io-offset` reads the plan's offsets and its own lists from the IR, so when the
 //!   root graph has a node marked `_is_connected_to_data` / `_is_connected_to_netoutput`,
 //!   the queue is written before it runs.
@@ -34,7 +35,7 @@ use crate::{
         external_pass::{as_op_ref, emit_error, PassFailed, PassId, RustPass},
         IrRewriter,
     },
-    pipeline::{OptionSpec, PassOptions},
+    pipeline::{OptionSpec, PassOptions, Statistic},
 };
 use melior::{
     ir::operation::{OperationLike, OperationRefMut},
@@ -66,6 +67,10 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
         inplace: MemInplace::new(options, "mem-inplace")?,
         assign: MemAssign::new(options, "mem-assign")?,
         io_offset: SetIoOffset::new(options, "set-io-offset")?,
+        rereads: options.statistic(
+            "num-model-rereads",
+            "Times the model was read from the IR again (renumbering failed to match it)",
+        ),
     };
     Ok(options.build_pass(pass, &ID))
 }
@@ -79,6 +84,7 @@ struct MemPlanPipeline {
     inplace: MemInplace,
     assign: MemAssign,
     io_offset: SetIoOffset,
+    rereads: Statistic,
 }
 
 impl MemPlanPipeline {
@@ -106,9 +112,14 @@ impl MemPlanPipeline {
 
         self.support.plan_and_apply(&mut model, &rw, &mut batch)?;
         if self.layout.plan_and_apply(&mut model, &rw, &mut batch)? {
-            // New nodes: read the model again so its node order is the IR's.
-            batch.flush(&model, &rw);
-            model = build("mem-inplace")?;
+            let (new_of, matched) = model.renumber_as_ir();
+            batch.renumber(&new_of);
+            if !matched {
+                // The IR's order could not be matched: read the model again.
+                self.rereads.add(1);
+                batch.flush(&model, &rw);
+                model = build("mem-inplace")?;
+            }
         }
         let candidates = model
             .graph

@@ -124,6 +124,8 @@ pub struct IrModel<'c, 'a> {
     pub blocks: Vec<BlockRef<'c, 'a>>,
     /// The module operation (for errors not about one node).
     pub module: OperationRef<'c, 'a>,
+    /// GE's `NodeUtils::IsDynamicShape` of every node (a property of the root graph).
+    dynamic: bool,
 }
 
 impl<'c, 'a> IrModel<'c, 'a> {
@@ -147,6 +149,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
                 ops: Vec::new(),
                 blocks: Vec::new(),
                 module,
+                dynamic: false,
             },
             by_op: OpKeyMap::default(),
             shapes: FastMap::default(),
@@ -204,7 +207,55 @@ impl<'c, 'a> IrModel<'c, 'a> {
         for node in &mut g.nodes {
             node.sem.unknown_shape = dynamic;
         }
+        builder.model.dynamic = dynamic;
         Ok(builder.model)
+    }
+
+    /// After a plan was replayed, makes the model what [`IrModel::build`] would read from
+    /// the IR now, without reading it: nodes renumbered in program order
+    /// ([`MemGraph::renumber`]), every node's dynamic flag the model's. Checks the new order
+    /// against the IR's blocks op by op (a cheap walk, no lookup). Returns the new id of
+    /// every old node (`u32::MAX`: dropped) and whether the order matched the IR; when it
+    /// did not, the model is unusable and the caller builds it again.
+    pub fn renumber_as_ir(&mut self) -> (Vec<u32>, bool) {
+        let new_of = self.graph.renumber();
+        let mut ops = vec![None; self.graph.nodes.len()];
+        for (old, &new) in new_of.iter().enumerate() {
+            if new != u32::MAX {
+                ops[new as usize] = self.ops.get(old).copied().flatten();
+            }
+        }
+        self.ops = ops;
+        for node in &mut self.graph.nodes {
+            node.sem.unknown_shape = self.dynamic;
+        }
+        let matched = self.matches_ir();
+        (new_of, matched)
+    }
+
+    /// Whether every graph's node order is its block's op order.
+    fn matches_ir(&self) -> bool {
+        if self.blocks.len() != self.graph.graphs.len() {
+            return false;
+        }
+        for (graph, block) in self.graph.graphs.iter().zip(&self.blocks) {
+            let mut order = graph.order.iter();
+            let mut next = block.first_operation();
+            while let Some(op) = next {
+                next = op.next_in_block();
+                let same = order
+                    .next()
+                    .and_then(|&n| self.ops[n.0 as usize])
+                    .is_some_and(|m| OpKey::of(m) == OpKey::of(op));
+                if !same {
+                    return false;
+                }
+            }
+            if order.next().is_some() {
+                return false;
+            }
+        }
+        true
     }
 }
 
