@@ -14,9 +14,9 @@
 //! * when `--mem-layout-conflict` inserted copies, the model's new nodes sit at the end of
 //!   the node list while the IR has them in program order, and the later stages' orders
 //!   (symbols, lifetimes, GE's `GetAllNodes` order) follow node order: the model is
-//!   renumbered in program order ([`IrModel::renumber_as_ir`], checked op by op against
-//!   the IR's blocks); should that check fail, the queued attributes are written and the
-//!   model is read again;
+//!   renumbered in program order ([`IrModel::renumber_as_ir`]: the order of each block,
+//!   walked once, checked op by op); should an op not be where the model can say, the
+//!   queued attributes are written and the model is read again;
 //! * `--set-io-offset` reads the plan's offsets and its own lists from the IR, so when the
 //!   root graph has a node marked `_is_connected_to_data` / `_is_connected_to_netoutput`,
 //!   the queue is written before it runs.
@@ -111,8 +111,9 @@ impl MemPlanPipeline {
         let mut batch = AttrBatch::new(module.context());
 
         self.support.plan_and_apply(&mut model, &rw, &mut batch)?;
+        let first_new = model.graph.nodes.len();
         if self.layout.plan_and_apply(&mut model, &rw, &mut batch)? {
-            let (new_of, matched) = model.renumber_as_ir();
+            let (new_of, matched) = model.renumber_as_ir(first_new);
             batch.renumber(&new_of);
             if !matched {
                 // The IR's order could not be matched: read the model again.

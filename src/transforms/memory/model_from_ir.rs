@@ -211,13 +211,16 @@ impl<'c, 'a> IrModel<'c, 'a> {
         Ok(builder.model)
     }
 
-    /// After a plan was replayed, makes the model what [`IrModel::build`] would read from
-    /// the IR now, without reading it: nodes renumbered in program order
-    /// ([`MemGraph::renumber`]), every node's dynamic flag the model's. Checks the new order
-    /// against the IR's blocks op by op (a cheap walk, no lookup). Returns the new id of
-    /// every old node (`u32::MAX`: dropped) and whether the order matched the IR; when it
-    /// did not, the model is unusable and the caller builds it again.
-    pub fn renumber_as_ir(&mut self) -> (Vec<u32>, bool) {
+    /// After a plan that created nodes `first_new..` was replayed, makes the model what
+    /// [`IrModel::build`] would read from the IR now, without reading it: each graph's
+    /// order is taken from its block (walked once: an op is either the next node of the
+    /// graph as built, in id order, or one of the few created nodes, found in a small map),
+    /// the nodes are renumbered in that order ([`MemGraph::renumber`]) and every node gets
+    /// the model's dynamic flag. Returns the new id of every old node (`u32::MAX`: dropped)
+    /// and whether the walk matched the IR; when it did not (an op moved, a node missing),
+    /// the model is unusable and the caller builds it again.
+    pub fn renumber_as_ir(&mut self, first_new: usize) -> (Vec<u32>, bool) {
+        let order_matched = self.orders_from_ir(first_new);
         let new_of = self.graph.renumber();
         let mut ops = vec![None; self.graph.nodes.len()];
         for (old, &new) in new_of.iter().enumerate() {
@@ -229,8 +232,52 @@ impl<'c, 'a> IrModel<'c, 'a> {
         for node in &mut self.graph.nodes {
             node.sem.unknown_shape = self.dynamic;
         }
-        let matched = self.matches_ir();
+        let matched = order_matched && self.matches_ir();
         (new_of, matched)
+    }
+
+    /// Sets every graph's order to its block's op order (see [`Self::renumber_as_ir`]);
+    /// `false` when an op is neither the next built node nor a created one.
+    fn orders_from_ir(&mut self, first_new: usize) -> bool {
+        self.graph.normalize();
+        let created: OpKeyMap<NodeId> = (first_new..self.ops.len())
+            .filter(|&i| !self.graph.nodes[i].removed)
+            .filter_map(|i| self.ops[i].map(|op| (OpKey::of(op), NodeId(i as u32))))
+            .collect();
+        if self.blocks.len() != self.graph.graphs.len() {
+            return false;
+        }
+        for (gi, block) in self.blocks.iter().enumerate() {
+            let graph = &self.graph.graphs[gi];
+            let mut built: Vec<NodeId> = graph
+                .order
+                .iter()
+                .copied()
+                .filter(|n| (n.0 as usize) < first_new)
+                .collect();
+            built.sort_unstable();
+            let mut order = Vec::with_capacity(graph.order.len());
+            let mut k = 0;
+            let mut next = block.first_operation();
+            while let Some(op) = next {
+                next = op.next_in_block();
+                let key = OpKey::of(op);
+                let expected = built.get(k).and_then(|&n| self.ops[n.0 as usize]);
+                if expected.is_some_and(|e| OpKey::of(e) == key) {
+                    order.push(built[k]);
+                    k += 1;
+                } else if let Some(&n) = created.get(&key) {
+                    order.push(n);
+                } else {
+                    return false;
+                }
+            }
+            if k != built.len() || order.len() != graph.order.len() {
+                return false;
+            }
+            self.graph.graphs[gi].order = order;
+        }
+        true
     }
 
     /// Whether every graph's node order is its block's op order.
