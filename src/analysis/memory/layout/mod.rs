@@ -639,11 +639,13 @@ fn solve(
 }
 
 /// GE `MemLayoutConflictUtil::IsCtrlNodeSubgraphExistMemConflictSymbol`: whether
-/// CtrlNodeConflict would isolate anything in top graph `graph`. A dry run on a copy of the
-/// model (in-place reuse asks it once, after tentatively recording its reuses; see
-/// [`crate::analysis::memory::inplace`]).
-pub fn ctrl_node_subgraph_has_conflict(g: &MemGraph, graph: GraphId) -> Result<bool, MemError> {
-    let mut copy = g.clone();
+/// CtrlNodeConflict would isolate anything in top graph `graph`. A dry run on `copy`, a
+/// copy of the model the caller made and gives up (in-place reuse asks it once, on the copy
+/// where it tentatively recorded its reuses; see [`crate::analysis::memory::inplace`]).
+pub fn ctrl_node_subgraph_has_conflict(
+    mut copy: MemGraph,
+    graph: GraphId,
+) -> Result<bool, MemError> {
     copy.normalize();
     let mut plan = Plan::new(Origin::MemLayoutConflict, &copy);
     let mut namer = Namer { next: 0 };
