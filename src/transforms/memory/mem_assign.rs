@@ -217,13 +217,18 @@ fn write_plan<'c>(
 ) {
     let g = &model.graph;
     let context = batch.context();
-    // Offset lists repeat (a block's offset is shared by its anchors): build each once.
+    // Offset lists repeat (a block's offset is shared by its anchors): build each once,
+    // looked up by slice from one reused buffer (no allocation for a list seen before).
     let mut cache: FastMap<Vec<i64>, Attribute> = FastMap::default();
-    let mut list = |values: Vec<i64>| {
-        *cache
-            .entry(values)
-            .or_insert_with_key(|v| ops::int_list_attr(context, v))
+    let mut list = |values: &[i64]| match cache.get(values) {
+        Some(&attr) => attr,
+        None => {
+            let attr = ops::int_list_attr(context, values);
+            cache.insert(values.to_vec(), attr);
+            attr
+        }
     };
+    let mut offsets: Vec<i64> = Vec::new();
     for (i, node) in g.nodes.iter().enumerate() {
         let n = NodeId(i as u32);
         let Some(op) = model.op(n) else { continue };
@@ -231,11 +236,13 @@ fn write_plan<'c>(
             continue;
         }
         if !node.outputs.is_empty() {
-            let offsets: Vec<i64> = (0..node.outputs.len() as u32)
-                .map(|o| plan.anchor_offset(symbols, Anchor::output(n, o)))
-                .collect();
+            offsets.clear();
+            offsets.extend(
+                (0..node.outputs.len() as u32)
+                    .map(|o| plan.anchor_offset(symbols, Anchor::output(n, o))),
+            );
             let outside = offsets.iter().any(|&x| x < 0);
-            batch.set(n, OUTPUT_OFFSET, list(offsets));
+            batch.set(n, OUTPUT_OFFSET, list(&offsets));
             if outside {
                 let kinds: Vec<&str> = (0..node.outputs.len() as u32)
                     .map(|o| plan.anchor_kind(symbols, Anchor::output(n, o)).name())
@@ -246,10 +253,12 @@ fn write_plan<'c>(
             }
         }
         if !node.inputs.is_empty() {
-            let offsets: Vec<i64> = (0..node.inputs.len() as u32)
-                .map(|k| plan.anchor_offset(symbols, Anchor::input(n, k)))
-                .collect();
-            batch.set(n, INPUT_OFFSET, list(offsets));
+            offsets.clear();
+            offsets.extend(
+                (0..node.inputs.len() as u32)
+                    .map(|k| plan.anchor_offset(symbols, Anchor::input(n, k))),
+            );
+            batch.set(n, INPUT_OFFSET, list(&offsets));
         }
     }
     let Some(root) = func_of(model, 0) else {

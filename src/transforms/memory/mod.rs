@@ -287,7 +287,10 @@ impl MemoryPass {
             }
             Stage::RwConflict => vec![mem::rw_conflict::plan_rw_conflict(g)?],
             Stage::InplaceSupportCheck => {
-                vec![mem::inplace_support::plan_inplace_support_check(g)?]
+                vec![mem::inplace_support::plan_inplace_support_check_with(
+                    g,
+                    self.remarks,
+                )?]
             }
             Stage::LayoutConflict => {
                 vec![mem::layout::plan_mem_layout_conflict(g, self.layout)?]

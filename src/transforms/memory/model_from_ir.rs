@@ -324,6 +324,16 @@ impl<'c, 'a> Builder<'c, 'a> {
     ) -> Result<(), LocatedError<'c>> {
         let is_sub = gid != ROOT;
         let mut unknown = false;
+        // Room for the graph's nodes at once: a million nodes grown by doubling would be
+        // copied about twice over.
+        let mut count = 0;
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            count += 1;
+        }
+        self.model.graph.nodes.reserve(count);
+        self.model.ops.reserve(count);
         let mut next = block.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();

@@ -297,6 +297,13 @@ impl LayoutFacts {
         symbols: &Symbols,
         anchors: &[Anchor],
     ) -> Result<Conflicts, MemError> {
+        // Most symbols hold only plain anchors: no pair to form, nothing to allocate.
+        if anchors
+            .iter()
+            .all(|&a| self.attrs(g, symbols, a).is_inert())
+        {
+            return Ok(Conflicts::default());
+        }
         let types: Vec<AttrSet> = anchors.iter().map(|&a| self.attrs(g, symbols, a)).collect();
         let special: Vec<usize> = (0..anchors.len())
             .filter(|&i| !types[i].is_inert())
@@ -573,8 +580,10 @@ fn process(
     let symbols = Symbols::build(g, graph);
     let facts = LayoutFacts::with(run, g, graph, opts);
     plan.stats.nodes_visited += g.all_nodes_of(graph).len() as u64;
+    let mut anchors: Vec<Anchor> = Vec::new();
     for s in symbols.ge_order(g) {
-        let anchors: Vec<Anchor> = symbols.anchors(s).collect();
+        anchors.clear();
+        anchors.extend(symbols.anchors(s));
         let conflicts = facts.find_conflicts(g, &symbols, &anchors)?;
         if conflicts.is_empty() {
             continue;
