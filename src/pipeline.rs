@@ -65,7 +65,8 @@ pub static PASSES: &[PassInfo] = &[
     },
     PassInfo {
         flag: "ge-mem-plan-pipeline",
-        description: "The issue-5 memory passes in GE's order on one model (inplace-support-check, \
+        description:
+            "The issue-5 memory passes in GE's order on one model (inplace-support-check, \
                       mem-layout-conflict, mem-inplace, mem-assign, set-io-offset): their output, \
                       attributes written once per op",
         options: memory::mem_plan_pipeline::OPTIONS,

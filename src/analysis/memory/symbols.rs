@@ -137,7 +137,11 @@ impl Anchor {
 fn ge_name_prefix(name: &[u8], a: Anchor) -> u128 {
     let mut buf = [0u8; 16];
     let mut digit_buf = [0u8; 10];
-    let parts = [name, a.io_infix().as_bytes(), digits(a.index(), &mut digit_buf)];
+    let parts = [
+        name,
+        a.io_infix().as_bytes(),
+        digits(a.index(), &mut digit_buf),
+    ];
     let mut k = 0;
     for part in parts {
         for &b in part {
@@ -391,7 +395,10 @@ impl Symbols {
                 (ge_name_prefix(name, a), name, a, s)
             })
             .collect();
-        v.sort_by(|x, y| x.0.cmp(&y.0).then_with(|| x.2.cmp_ge_name_with(x.1, y.2, y.1)));
+        v.sort_by(|x, y| {
+            x.0.cmp(&y.0)
+                .then_with(|| x.2.cmp_ge_name_with(x.1, y.2, y.1))
+        });
         v.into_iter().map(|(_, _, _, s)| s).collect()
     }
 

@@ -307,7 +307,11 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
             Edit::SetStrAttr { node, attr, value } => {
                 let op = self.op(*node)?;
                 match self.batch.as_deref_mut() {
-                    Some(b) => b.set(*node, attr.name(), ops::string_attribute(b.context(), value)),
+                    Some(b) => b.set(
+                        *node,
+                        attr.name(),
+                        ops::string_attribute(b.context(), value),
+                    ),
                     None => ops::set_str_attr(&self.rw, op, attr.name(), value),
                 }
             }

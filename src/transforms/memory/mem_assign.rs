@@ -57,39 +57,39 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
 impl MemAssign {
     /// Reads the options and registers the statistics; errors and the remark name `flag`.
     pub fn new(options: &PassOptions, flag: &'static str) -> Result<Self, String> {
-    let stat = |name, description| options.statistic(name, description);
-    Ok(MemAssign {
-        flag,
-        root: options.string(ROOT_OPTION.name)?.to_string(),
-        stats: Stats {
-            symbols: stat("num-symbols", "Number of memory symbols"),
-            blocks: stat("num-blocks", "Number of workspace blocks placed"),
-            groups: stat(
-                "num-continuous-groups",
-                "Number of continuous groups laid out",
-            ),
-            outside: stat(
-                "num-symbols-outside",
-                "Number of symbols in user, constant, variable or run-time memory",
-            ),
-            workspace: stat(
-                "workspace-bytes",
-                "Bytes of workspace the plan needs (its peak)",
-            ),
-            lower: stat(
-                "lower-bound-bytes",
-                "Max-live lower bound: most bytes live at one time",
-            ),
-            upper: stat(
-                "upper-bound-bytes",
-                "No-reuse upper bound: the sum of the block sizes",
-            ),
-            rejections: stat(
-                "num-cross-stream-rejections",
-                "Free regions not reused because another stream was not ordered before",
-            ),
-        },
-    })
+        let stat = |name, description| options.statistic(name, description);
+        Ok(MemAssign {
+            flag,
+            root: options.string(ROOT_OPTION.name)?.to_string(),
+            stats: Stats {
+                symbols: stat("num-symbols", "Number of memory symbols"),
+                blocks: stat("num-blocks", "Number of workspace blocks placed"),
+                groups: stat(
+                    "num-continuous-groups",
+                    "Number of continuous groups laid out",
+                ),
+                outside: stat(
+                    "num-symbols-outside",
+                    "Number of symbols in user, constant, variable or run-time memory",
+                ),
+                workspace: stat(
+                    "workspace-bytes",
+                    "Bytes of workspace the plan needs (its peak)",
+                ),
+                lower: stat(
+                    "lower-bound-bytes",
+                    "Max-live lower bound: most bytes live at one time",
+                ),
+                upper: stat(
+                    "upper-bound-bytes",
+                    "No-reuse upper bound: the sum of the block sizes",
+                ),
+                rejections: stat(
+                    "num-cross-stream-rejections",
+                    "Free regions not reused because another stream was not ordered before",
+                ),
+            },
+        })
     }
 }
 
@@ -147,7 +147,7 @@ impl MemAssign {
     ) -> Result<(), PassFailed> {
         let g = &model.graph;
         let symbols = Symbols::build(g, ROOT);
-        let streams = stream_info(&model);
+        let streams = stream_info(model);
         let plan = plan_memory(g, &symbols, &streams).map_err(|e| {
             emit_error(
                 model.location(e.node),

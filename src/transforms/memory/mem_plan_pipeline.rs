@@ -25,10 +25,9 @@
 //! `num-nodes-visited`, add up).
 
 use super::{
-    attr_batch::AttrBatch, mem_assign::MemAssign, mem_inplace::MemInplace,
-    model_from_ir::IrModel, set_io_offset::SetIoOffset, MemoryPass, Stage,
-    FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION, PHYSICAL_MEMORY_REFRESHABLE_OPTION,
-    REMARKS_OPTION, ROOT_OPTION,
+    attr_batch::AttrBatch, mem_assign::MemAssign, mem_inplace::MemInplace, model_from_ir::IrModel,
+    set_io_offset::SetIoOffset, MemoryPass, Stage, FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION,
+    PHYSICAL_MEMORY_REFRESHABLE_OPTION, REMARKS_OPTION, ROOT_OPTION,
 };
 use crate::{
     ir::{

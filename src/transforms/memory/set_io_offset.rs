@@ -56,20 +56,20 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
 impl SetIoOffset {
     /// Reads the options and registers the statistics; errors and remarks name `flag`.
     pub fn new(options: &PassOptions, flag: &'static str) -> Result<Self, String> {
-    Ok(SetIoOffset {
-        flag,
-        root: options.string(ROOT_OPTION.name)?.to_string(),
-        remarks: options.bool(REMARKS_OPTION.name)?,
-        visited: options.statistic("num-nodes-visited", "Number of connected nodes visited"),
-        pairs: options.statistic(
-            "num-offsets-set",
-            "Number of zero-copy offset pairs appended",
-        ),
-        skipped: options.statistic(
-            "num-offsets-skipped",
-            "Number of pairs skipped: an offset outside the workspace",
-        ),
-    })
+        Ok(SetIoOffset {
+            flag,
+            root: options.string(ROOT_OPTION.name)?.to_string(),
+            remarks: options.bool(REMARKS_OPTION.name)?,
+            visited: options.statistic("num-nodes-visited", "Number of connected nodes visited"),
+            pairs: options.statistic(
+                "num-offsets-set",
+                "Number of zero-copy offset pairs appended",
+            ),
+            skipped: options.statistic(
+                "num-offsets-skipped",
+                "Number of pairs skipped: an offset outside the workspace",
+            ),
+        })
     }
 
     /// Whether the root graph has a node this pass is about (without one, nothing to do).
@@ -129,7 +129,7 @@ impl SetIoOffset {
         model: &IrModel<'c, '_>,
         rw: &Rewriter<'c, '_>,
     ) -> Result<(), PassFailed> {
-        let offsets = IrOffsets::read(&model);
+        let offsets = IrOffsets::read(model);
         let attrs = |n: NodeId| -> IoAttrs {
             let Some(op) = model.op(n) else {
                 return IoAttrs::default();
