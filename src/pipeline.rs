@@ -65,6 +65,15 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::atomic_addr_clean::create,
     },
     PassInfo {
+        flag: "ge-mem-plan-pipeline",
+        description:
+            "The issue-5 memory passes in GE's order on one model (inplace-support-check, \
+                      mem-layout-conflict, mem-inplace, mem-assign, set-io-offset): their output, \
+                      attributes written once per op",
+        options: memory::mem_plan_pipeline::OPTIONS,
+        create: memory::mem_plan_pipeline::create,
+    },
+    PassInfo {
         flag: "ge-memory-pipeline",
         description: "The GE memory passes in order (hccl-memcpy, hccl-continuous-memcpy, \
                       subgraph-isolate, atomic-addr-clean, mem-rw-conflict), then graph-lint",

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Issue-5 benchmark: the symbol-level memory passes (--inplace-support-check,
-# --mem-layout-conflict, --mem-inplace, --mem-assign, --set-io-offset) against stock
+# --mem-layout-conflict, --mem-inplace, --mem-assign, --set-io-offset), by default fused in
+# --ge-mem-plan-pipeline (one model, one write-back, one verification; the same output IR
+# as the five flags, see test/Transforms/Memory/mem-plan-fused.test), against stock
 # `mlir-opt` parsing and printing the same file, plus the quality of the static plan.
 #
 # For every family and size: FILE.mlir from ge-gen, then, round-robin, best of RUNS:
 #   mlir     mlir-opt --irdl-file=$IRDL FILE.mlir -o /dev/null         (parse + verify + print)
 #   passes   ge-opt FILE.mlir $PASSES --mlir-timing -o /dev/null
 # As tools/bench-stream.sh does, the passes' cost is read from MLIR's timing report: `pass s`
-# is the sum of the five passes' lines (each builds its model from the IR, decides and
-# writes back), `pass x` = pass s / mlir s (target <= 1.00). `n^k` is the growth exponent of
+# is the sum of the lines of the passes in PASSES (the fused pipeline's one line, or the five
+# passes', each then building its model from the IR, deciding, writing back and verifying),
+# MLIR's verification after each pass included, `pass x` = pass s / mlir s (target <= 1.00). `n^k` is the growth exponent of
 # the pass time from the previous size (target <= 1.10), `n^k all` the exponent from the
 # first size to this one. `peak/lb` is the plan's peak over its max-live lower bound
 # (target <= 1.10) and `peak/ub` over the no-reuse upper bound, from --mem-assign's remark;
-# the per-pass seconds follow.
+# the per-pass seconds follow (with the fused pipeline, one column).
 #
 # Environment:
 #   FAMILIES="transformer resnet wide-dag control-flow"
@@ -20,7 +23,8 @@
 #   RUNS=3                            runs per measurement (best kept)
 #   BIG_SIZE=1000000 BIG_RUNS=1       sizes >= BIG_SIZE use BIG_RUNS runs
 #   SEED=1  IRDL=dialects/ascend.irdl.mlir  MLIR_OPT=/usr/lib/llvm-22/bin/mlir-opt
-#   PASSES="--inplace-support-check --mem-layout-conflict --mem-inplace --mem-assign --set-io-offset"
+#   PASSES="--ge-mem-plan-pipeline"   or the five flags, e.g. "--inplace-support-check
+#                                     --mem-layout-conflict --mem-inplace --mem-assign --set-io-offset"
 #   GE_OPT, GE_GEN                    use these binaries instead of building release ones
 #   OUT=bench-out  REGEN=0            where graphs and results go; 1 = regenerate graphs
 set -euo pipefail
@@ -37,10 +41,15 @@ BIG_RUNS=${BIG_RUNS:-1}
 SEED=${SEED:-1}
 IRDL=${IRDL:-dialects/ascend.irdl.mlir}
 MLIR_OPT=${MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt}
-PASSES=${PASSES:-"--inplace-support-check --mem-layout-conflict --mem-inplace --mem-assign --set-io-offset"}
+PASSES=${PASSES:-"--ge-mem-plan-pipeline"}
 OUT=${OUT:-bench-out}
-# Names of the passes in MLIR's timing report.
-REPORT_NAMES=(InplaceSupportCheck MemLayoutConflict MemInplace MemAssign SetIoOffset)
+# Names of the passes in MLIR's timing report: each flag of PASSES in CamelCase
+# (--mem-assign=x -> MemAssign), as ge-opt names them.
+REPORT_NAMES=()
+for flag in $PASSES; do
+    flag=${flag#--} flag=${flag%%=*}
+    REPORT_NAMES+=("$(sed -E 's/(^|-)([a-z])/\U\2/g' <<<"$flag")")
+done
 
 bench_require "$MLIR_OPT" "$IRDL"
 bench_build_bins
@@ -64,7 +73,7 @@ failed=0
     echo "# ge-opt $PASSES vs mlir-opt parse+verify+print, best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS)"
     echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
     printf "%-12s %8s | %7s %7s | %6s %5s %6s | %7s %7s | %s\n" \
-        family ops "mlir s" "pass s" "pass x" "n^k" "n^k all" "peak/lb" "peak/ub" "isc layout inplace assign io (s)"
+        family ops "mlir s" "pass s" "pass x" "n^k" "n^k all" "peak/lb" "peak/ub" "${REPORT_NAMES[*]} (s)"
 } | tee "$results"
 
 for family in $FAMILIES; do

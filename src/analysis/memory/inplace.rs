@@ -255,7 +255,7 @@ pub fn plan_inplace(g: &MemGraph, opts: LayoutOptions) -> Result<InplacePlan, Me
         for (n, o, i) in plan.accepted().collect::<Vec<_>>() {
             tentative.node_mut(n).outputs[o as usize].reuse_input = Some(i);
         }
-        if ctrl_node_subgraph_has_conflict(&tentative, ROOT)? {
+        if ctrl_node_subgraph_has_conflict(tentative, ROOT)? {
             for d in &mut plan.decisions {
                 if d.verdict.is_ok() {
                     d.verdict = Err(Rejection::CtrlSubgraphConflict);

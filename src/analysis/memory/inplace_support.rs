@@ -93,6 +93,13 @@ pub fn inplace_candidate(g: &MemGraph, n: NodeId) -> (Option<u32>, Vec<(u32, Rej
 
 /// Plan `--inplace-support-check` on `g` (left in the planned state).
 pub fn plan_inplace_support_check(g: &mut MemGraph) -> Result<Plan, MemError> {
+    plan_inplace_support_check_with(g, true)
+}
+
+/// [`plan_inplace_support_check`]; the notes on rejected inputs (text for remarks only) are
+/// written only with `notes`: a pass without remarks would format one per rejected input
+/// and throw them away.
+pub fn plan_inplace_support_check_with(g: &mut MemGraph, notes: bool) -> Result<Plan, MemError> {
     g.normalize();
     let mut plan = Plan::new(Origin::InplaceSupportCheck, g);
     let mut graphs = vec![ROOT];
@@ -101,7 +108,7 @@ pub fn plan_inplace_support_check(g: &mut MemGraph) -> Result<Plan, MemError> {
         for n in g.graph(gid).order.clone() {
             plan.stats.nodes_visited += 1;
             let (candidate, rejected) = inplace_candidate(g, n);
-            for (i, r) in rejected {
+            for (i, r) in rejected.into_iter().filter(|_| notes) {
                 plan.notes.push(Note {
                     node: n,
                     message: format!(

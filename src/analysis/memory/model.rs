@@ -1139,6 +1139,72 @@ impl MemGraph {
         }
     }
 
+    /// Renumbers the nodes as reading the IR would: graph by graph (in graph id order, the
+    /// order the model was built in), each graph's nodes in its [`Graph::order`]; removed
+    /// nodes are dropped. Consumer lists are sorted by (node, input) and control lists by
+    /// node, the order a fresh build appends them in (control-edge order carries no
+    /// meaning). Returns the new id of every old node (`u32::MAX` for a dropped one).
+    ///
+    /// Used after a plan inserted nodes (which get ids at the end) by a driver that runs
+    /// later planners on the same model: their node-order choices must not depend on
+    /// whether the model was planned on or read back from the IR.
+    pub fn renumber(&mut self) -> Vec<u32> {
+        self.normalize();
+        let mut new_of = vec![u32::MAX; self.nodes.len()];
+        let mut next = 0u32;
+        for g in &self.graphs {
+            for &n in &g.order {
+                if !self.nodes[n.0 as usize].removed && new_of[n.0 as usize] == u32::MAX {
+                    new_of[n.0 as usize] = next;
+                    next += 1;
+                }
+            }
+        }
+        let map = |n: NodeId| NodeId(new_of[n.0 as usize]);
+        let mut nodes: Vec<Option<Node>> = std::mem::take(&mut self.nodes)
+            .into_iter()
+            .map(Some)
+            .collect();
+        let mut out: Vec<Node> = Vec::with_capacity(next as usize);
+        let mut old_of = vec![0u32; next as usize];
+        for (old, &new) in new_of.iter().enumerate() {
+            if new != u32::MAX {
+                old_of[new as usize] = old as u32;
+            }
+        }
+        for &old in &old_of {
+            let mut node = nodes[old as usize].take().expect("each node once");
+            for input in &mut node.inputs {
+                if let Some(src) = &mut input.src {
+                    src.node = map(src.node);
+                }
+            }
+            for output in &mut node.outputs {
+                for c in &mut output.consumers {
+                    c.node = map(c.node);
+                }
+                output.consumers.sort_unstable_by_key(|c| (c.node, c.index));
+            }
+            for list in [&mut node.ctrl_in, &mut node.ctrl_out] {
+                for x in list.iter_mut() {
+                    *x = map(*x);
+                }
+                list.sort_unstable();
+            }
+            out.push(node);
+        }
+        self.nodes = out;
+        for g in &mut self.graphs {
+            g.parent = g.parent.map(map);
+            g.net_output = g.net_output.map(map);
+            for n in &mut g.order {
+                *n = map(*n);
+            }
+            g.order.retain(|n| n.0 != u32::MAX);
+        }
+        new_of
+    }
+
     fn emit(
         &self,
         n: NodeId,

@@ -22,7 +22,10 @@
 //! Not representable, hence skipped (and dropped from the model, which then matches the IR
 //! again): a control edge into NetOutput, since `func.return` takes no control operands.
 
-use super::model_from_ir::{IrModel, LocatedError, INSERTED_BY, REASON};
+use super::{
+    attr_batch::AttrBatch,
+    model_from_ir::{IrModel, LocatedError, INSERTED_BY, REASON},
+};
 use crate::{
     analysis::memory::{
         model::{InPort, NodeId, OutPort, Placement},
@@ -60,6 +63,28 @@ pub fn apply_plan<'c, 'a>(
     rw: &Rewriter<'c, '_>,
     remarks: bool,
 ) -> Result<ApplyStats, LocatedError<'c>> {
+    replay(m, plan, rw, remarks, None)
+}
+
+/// [`apply_plan`], with the attribute edits on existing nodes queued in `batch` (written at
+/// its flush) instead of set one by one; structural edits are replayed at once.
+pub fn apply_plan_batched<'c, 'a>(
+    m: &mut IrModel<'c, 'a>,
+    plan: &Plan,
+    rw: &Rewriter<'c, '_>,
+    remarks: bool,
+    batch: &mut AttrBatch<'c>,
+) -> Result<ApplyStats, LocatedError<'c>> {
+    replay(m, plan, rw, remarks, Some(batch))
+}
+
+fn replay<'c, 'a>(
+    m: &mut IrModel<'c, 'a>,
+    plan: &Plan,
+    rw: &Rewriter<'c, '_>,
+    remarks: bool,
+    batch: Option<&mut AttrBatch<'c>>,
+) -> Result<ApplyStats, LocatedError<'c>> {
     if m.ops.len() != plan.first_new as usize {
         return Err(LocatedError::at(
             m.module,
@@ -77,6 +102,7 @@ pub fn apply_plan<'c, 'a>(
         pass: plan.pass,
         remarks,
         stats: ApplyStats::default(),
+        batch,
     };
     for step in &plan.steps {
         replay.step(step)?;
@@ -106,6 +132,7 @@ struct Replay<'m, 'c, 'a, 'r> {
     pass: &'static str,
     remarks: bool,
     stats: ApplyStats,
+    batch: Option<&'m mut AttrBatch<'c>>,
 }
 
 impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
@@ -264,16 +291,29 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
         match &step.edit {
             Edit::SetAttr { node, attr } => {
                 let op = self.op(*node)?;
-                ops::set_bool_attr(&self.rw, op, attr.name(), true);
+                match self.batch.as_deref_mut() {
+                    Some(b) => b.set(*node, attr.name(), ops::bool_attribute(b.context(), true)),
+                    None => ops::set_bool_attr(&self.rw, op, attr.name(), true),
+                }
             }
             Edit::SetIntAttr { node, attr, value } => {
                 let op = self.op(*node)?;
-                ops::set_int_attr(&self.rw, op, attr.name(), *value);
+                match self.batch.as_deref_mut() {
+                    Some(b) => b.set_int(*node, attr.name(), *value),
+                    None => ops::set_int_attr(&self.rw, op, attr.name(), *value),
+                }
                 self.remark(op, step);
             }
             Edit::SetStrAttr { node, attr, value } => {
                 let op = self.op(*node)?;
-                ops::set_str_attr(&self.rw, op, attr.name(), value);
+                match self.batch.as_deref_mut() {
+                    Some(b) => b.set(
+                        *node,
+                        attr.name(),
+                        ops::string_attribute(b.context(), value),
+                    ),
+                    None => ops::set_str_attr(&self.rw, op, attr.name(), value),
+                }
             }
             Edit::InsertCopy {
                 new,

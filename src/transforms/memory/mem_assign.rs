@@ -13,6 +13,7 @@
 //! Options: `root=<func>`.
 
 use super::{
+    attr_batch::AttrBatch,
     model_from_ir::IrModel,
     plan_attrs::{
         func_of, stream_info, INPUT_OFFSET, MEMORY_SIZE, OUTPUT_MEMORY, OUTPUT_OFFSET,
@@ -31,7 +32,7 @@ use crate::{
         diagnostics::emit_remark,
         external_pass::{as_op_ref, emit_error, PassFailed, PassId, RustPass},
         ops::{self, Producer},
-        IrRewriter,
+        IrRewriter, Rewriter,
     },
     pipeline::{OptionSpec, PassOptions, Statistic},
 };
@@ -50,40 +51,46 @@ static ID: PassId = PassId::new();
 
 /// Registry constructor.
 pub fn create(options: &PassOptions) -> Result<Pass, String> {
-    let stat = |name, description| options.statistic(name, description);
-    let pass = MemAssign {
-        flag: options.info().flag,
-        root: options.string(ROOT_OPTION.name)?.to_string(),
-        stats: Stats {
-            symbols: stat("num-symbols", "Number of memory symbols"),
-            blocks: stat("num-blocks", "Number of workspace blocks placed"),
-            groups: stat(
-                "num-continuous-groups",
-                "Number of continuous groups laid out",
-            ),
-            outside: stat(
-                "num-symbols-outside",
-                "Number of symbols in user, constant, variable or run-time memory",
-            ),
-            workspace: stat(
-                "workspace-bytes",
-                "Bytes of workspace the plan needs (its peak)",
-            ),
-            lower: stat(
-                "lower-bound-bytes",
-                "Max-live lower bound: most bytes live at one time",
-            ),
-            upper: stat(
-                "upper-bound-bytes",
-                "No-reuse upper bound: the sum of the block sizes",
-            ),
-            rejections: stat(
-                "num-cross-stream-rejections",
-                "Free regions not reused because another stream was not ordered before",
-            ),
-        },
-    };
-    Ok(options.build_pass(pass, &ID))
+    Ok(options.build_pass(MemAssign::new(options, options.info().flag)?, &ID))
+}
+
+impl MemAssign {
+    /// Reads the options and registers the statistics; errors and the remark name `flag`.
+    pub fn new(options: &PassOptions, flag: &'static str) -> Result<Self, String> {
+        let stat = |name, description| options.statistic(name, description);
+        Ok(MemAssign {
+            flag,
+            root: options.string(ROOT_OPTION.name)?.to_string(),
+            stats: Stats {
+                symbols: stat("num-symbols", "Number of memory symbols"),
+                blocks: stat("num-blocks", "Number of workspace blocks placed"),
+                groups: stat(
+                    "num-continuous-groups",
+                    "Number of continuous groups laid out",
+                ),
+                outside: stat(
+                    "num-symbols-outside",
+                    "Number of symbols in user, constant, variable or run-time memory",
+                ),
+                workspace: stat(
+                    "workspace-bytes",
+                    "Bytes of workspace the plan needs (its peak)",
+                ),
+                lower: stat(
+                    "lower-bound-bytes",
+                    "Max-live lower bound: most bytes live at one time",
+                ),
+                upper: stat(
+                    "upper-bound-bytes",
+                    "No-reuse upper bound: the sum of the block sizes",
+                ),
+                rejections: stat(
+                    "num-cross-stream-rejections",
+                    "Free regions not reused because another stream was not ordered before",
+                ),
+            },
+        })
+    }
 }
 
 #[derive(Clone)]
@@ -98,8 +105,9 @@ struct Stats {
     rejections: Statistic,
 }
 
+/// The pass, also a stage of `--ge-mem-plan-pipeline` (then `flag` is `mem-assign`).
 #[derive(Clone)]
-struct MemAssign {
+pub struct MemAssign {
     flag: &'static str,
     root: String,
     stats: Stats,
@@ -121,9 +129,25 @@ impl MemAssign {
             emit_error(e.location, &format!("{}: {}", self.flag, e.message));
             PassFailed
         })?;
+        let mut batch = AttrBatch::new(module.context());
+        let rewriter = IrRewriter::for_op(module);
+        let rw = rewriter.rewriter();
+        self.run_stage(&model, &rw, &mut batch)?;
+        batch.flush(&model, &rw);
+        Ok(())
+    }
+
+    /// Plans on `model`; the per-op attributes go to `batch`, the root function's are set
+    /// at once (through `rw`); then the statistics and the remark.
+    pub(super) fn run_stage<'c>(
+        &self,
+        model: &IrModel<'c, '_>,
+        rw: &Rewriter<'c, '_>,
+        batch: &mut AttrBatch<'c>,
+    ) -> Result<(), PassFailed> {
         let g = &model.graph;
         let symbols = Symbols::build(g, ROOT);
-        let streams = stream_info(&model);
+        let streams = stream_info(model);
         let plan = plan_memory(g, &symbols, &streams).map_err(|e| {
             emit_error(
                 model.location(e.node),
@@ -131,8 +155,8 @@ impl MemAssign {
             );
             PassFailed
         })?;
-        write_plan(&model, &symbols, &plan);
-        self.report(&model, &symbols, &plan);
+        write_plan(model, &symbols, &plan, rw, batch);
+        self.report(model, &symbols, &plan);
         Ok(())
     }
 
@@ -184,18 +208,27 @@ impl MemAssign {
 }
 
 /// Writes the plan's attributes (see the module doc).
-fn write_plan(model: &IrModel, symbols: &Symbols, plan: &MemPlan) {
+fn write_plan<'c>(
+    model: &IrModel<'c, '_>,
+    symbols: &Symbols,
+    plan: &MemPlan,
+    rw: &Rewriter<'c, '_>,
+    batch: &mut AttrBatch<'c>,
+) {
     let g = &model.graph;
-    let rewriter = IrRewriter::for_op(model.module);
-    let rw = rewriter.rewriter();
-    let context = model.module.context();
-    // Offset lists repeat (a block's offset is shared by its anchors): build each once.
+    let context = batch.context();
+    // Offset lists repeat (a block's offset is shared by its anchors): build each once,
+    // looked up by slice from one reused buffer (no allocation for a list seen before).
     let mut cache: FastMap<Vec<i64>, Attribute> = FastMap::default();
-    let mut list = |values: Vec<i64>| {
-        *cache
-            .entry(values)
-            .or_insert_with_key(|v| ops::int_list_attr(context, v))
+    let mut list = |values: &[i64]| match cache.get(values) {
+        Some(&attr) => attr,
+        None => {
+            let attr = ops::int_list_attr(context, values);
+            cache.insert(values.to_vec(), attr);
+            attr
+        }
     };
+    let mut offsets: Vec<i64> = Vec::new();
     for (i, node) in g.nodes.iter().enumerate() {
         let n = NodeId(i as u32);
         let Some(op) = model.op(n) else { continue };
@@ -203,40 +236,44 @@ fn write_plan(model: &IrModel, symbols: &Symbols, plan: &MemPlan) {
             continue;
         }
         if !node.outputs.is_empty() {
-            let offsets: Vec<i64> = (0..node.outputs.len() as u32)
-                .map(|o| plan.anchor_offset(symbols, Anchor::output(n, o)))
-                .collect();
+            offsets.clear();
+            offsets.extend(
+                (0..node.outputs.len() as u32)
+                    .map(|o| plan.anchor_offset(symbols, Anchor::output(n, o))),
+            );
             let outside = offsets.iter().any(|&x| x < 0);
-            ops::set_attr(&rw, op, OUTPUT_OFFSET, list(offsets));
+            batch.set(n, OUTPUT_OFFSET, list(&offsets));
             if outside {
                 let kinds: Vec<&str> = (0..node.outputs.len() as u32)
                     .map(|o| plan.anchor_kind(symbols, Anchor::output(n, o)).name())
                     .collect();
-                ops::set_attr(&rw, op, OUTPUT_MEMORY, ops::str_list_attr(context, &kinds));
+                batch.set(n, OUTPUT_MEMORY, ops::str_list_attr(context, &kinds));
             } else if op.has_attribute(OUTPUT_MEMORY) {
-                ops::remove_attr(&rw, op, OUTPUT_MEMORY);
+                ops::remove_attr(rw, op, OUTPUT_MEMORY);
             }
         }
         if !node.inputs.is_empty() {
-            let offsets: Vec<i64> = (0..node.inputs.len() as u32)
-                .map(|k| plan.anchor_offset(symbols, Anchor::input(n, k)))
-                .collect();
-            ops::set_attr(&rw, op, INPUT_OFFSET, list(offsets));
+            offsets.clear();
+            offsets.extend(
+                (0..node.inputs.len() as u32)
+                    .map(|k| plan.anchor_offset(symbols, Anchor::input(n, k))),
+            );
+            batch.set(n, INPUT_OFFSET, list(&offsets));
         }
     }
     let Some(root) = func_of(model, 0) else {
         return;
     };
-    ops::set_int_attr(&rw, root, MEMORY_SIZE, plan.workspace_size);
+    ops::set_int_attr(rw, root, MEMORY_SIZE, plan.workspace_size);
     let pairs: Vec<String> = plan
         .outputs_reusing_inputs(g, symbols)
         .into_iter()
         .map(|(data, j)| format!("{},{j}", user_input_index(model, data)))
         .collect();
     if pairs.is_empty() {
-        ops::remove_attr(&rw, root, OUTPUT_REUSE_INPUT_MEM_INDEXES);
+        ops::remove_attr(rw, root, OUTPUT_REUSE_INPUT_MEM_INDEXES);
     } else {
-        ops::set_str_attr(&rw, root, OUTPUT_REUSE_INPUT_MEM_INDEXES, &pairs.join("|"));
+        ops::set_str_attr(rw, root, OUTPUT_REUSE_INPUT_MEM_INDEXES, &pairs.join("|"));
     }
 }
 

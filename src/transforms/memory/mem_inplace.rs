@@ -9,6 +9,7 @@
 //! Decisions: [`crate::analysis::memory::inplace`].
 
 use super::{
+    attr_batch::AttrBatch,
     model_from_ir::{IrModel, INPLACE_SUPPORT_INPUT_INDEX, REUSE_INPUT_INDEX},
     plan_attrs::has_marked_op,
     FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION, PHYSICAL_MEMORY_REFRESHABLE_OPTION,
@@ -62,27 +63,12 @@ const REJECTIONS: [(&str, &str); 9] = [
 
 /// Registry constructor.
 pub fn create(options: &PassOptions) -> Result<Pass, String> {
-    let pass = MemInplace {
-        flag: options.info().flag,
-        root: options.string(ROOT_OPTION.name)?.to_string(),
-        remarks: options.bool(REMARKS_OPTION.name)?,
-        layout: LayoutOptions {
-            feature_map_refreshable: options.bool(FEATURE_MAP_REFRESHABLE_OPTION.name)?,
-            physical_memory_refreshable: options.bool(PHYSICAL_MEMORY_REFRESHABLE_OPTION.name)?,
-            offline: options.bool(OFFLINE_OPTION.name)?,
-        },
-        candidates: options.statistic("num-candidates", "Number of in-place candidates"),
-        accepted: options.statistic("num-inplace", "Number of outputs reusing an input"),
-        rejected: REJECTIONS
-            .iter()
-            .map(|&(_, name)| options.statistic(name, "Number of candidates rejected so"))
-            .collect(),
-    };
-    Ok(options.build_pass(pass, &ID))
+    Ok(options.build_pass(MemInplace::new(options, options.info().flag)?, &ID))
 }
 
+/// The pass, also a stage of `--ge-mem-plan-pipeline` (then `flag` is `mem-inplace`).
 #[derive(Clone)]
-struct MemInplace {
+pub struct MemInplace {
     flag: &'static str,
     root: String,
     remarks: bool,
@@ -93,6 +79,28 @@ struct MemInplace {
 }
 
 impl MemInplace {
+    /// Reads the options (the row must declare the layout options) and registers the
+    /// statistics; errors and remarks name `flag`.
+    pub fn new(options: &PassOptions, flag: &'static str) -> Result<Self, String> {
+        Ok(MemInplace {
+            flag,
+            root: options.string(ROOT_OPTION.name)?.to_string(),
+            remarks: options.bool(REMARKS_OPTION.name)?,
+            layout: LayoutOptions {
+                feature_map_refreshable: options.bool(FEATURE_MAP_REFRESHABLE_OPTION.name)?,
+                physical_memory_refreshable: options
+                    .bool(PHYSICAL_MEMORY_REFRESHABLE_OPTION.name)?,
+                offline: options.bool(OFFLINE_OPTION.name)?,
+            },
+            candidates: options.statistic("num-candidates", "Number of in-place candidates"),
+            accepted: options.statistic("num-inplace", "Number of outputs reusing an input"),
+            rejected: REJECTIONS
+                .iter()
+                .map(|&(_, name)| options.statistic(name, "Number of candidates rejected so"))
+                .collect(),
+        })
+    }
+
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
         if module.name().as_string_ref().as_str() != Ok("builtin.module") {
             emit_error(
@@ -108,10 +116,24 @@ impl MemInplace {
         if !has_marked_op(module, None, &[INPLACE_SUPPORT_INPUT_INDEX]) {
             return Ok(());
         }
-        let model = IrModel::build(module, &self.root).map_err(|e| {
+        let mut model = IrModel::build(module, &self.root).map_err(|e| {
             emit_error(e.location, &format!("{}: {}", self.flag, e.message));
             PassFailed
         })?;
+        let mut batch = AttrBatch::new(module.context());
+        self.run_stage(&mut model, &mut batch)?;
+        let rewriter = IrRewriter::for_op(module);
+        batch.flush(&model, &rewriter.rewriter());
+        Ok(())
+    }
+
+    /// Decides on `model`, queues `reuse_input_index` in `batch`, records the accepted
+    /// reuses in the model (as reading the written IR back would), and emits the remarks.
+    pub(super) fn run_stage<'c>(
+        &self,
+        model: &mut IrModel<'c, '_>,
+        batch: &mut AttrBatch<'c>,
+    ) -> Result<(), PassFailed> {
         let plan = plan_inplace(&model.graph, self.layout).map_err(|e| {
             emit_error(
                 model.location(e.node),
@@ -120,7 +142,7 @@ impl MemInplace {
             PassFailed
         })?;
         self.count(&plan);
-        self.write(&model, &plan);
+        write(model, &plan, batch);
         if self.remarks {
             for d in &plan.decisions {
                 emit_remark(
@@ -146,40 +168,33 @@ impl MemInplace {
             }
         }
     }
+}
 
-    /// GE `SetReuseInput`: `reuse_input_index` on each node with an accepted reuse.
-    fn write(&self, model: &IrModel, plan: &InplacePlan) {
-        let mut by_node: BTreeMap<NodeId, Vec<(u32, u32)>> = BTreeMap::new();
-        for (n, o, i) in plan.accepted() {
-            by_node.entry(n).or_default().push((o, i));
+/// GE `SetReuseInput`: `reuse_input_index` on each node with an accepted reuse (queued in
+/// `batch`), and the same reuse on the model's output.
+fn write<'c>(model: &mut IrModel<'c, '_>, plan: &InplacePlan, batch: &mut AttrBatch<'c>) {
+    let mut by_node: BTreeMap<NodeId, Vec<(u32, u32)>> = BTreeMap::new();
+    for (n, o, i) in plan.accepted() {
+        by_node.entry(n).or_default().push((o, i));
+    }
+    let context = batch.context();
+    for (n, reuses) in by_node {
+        if model.op(n).is_none() {
+            continue;
         }
-        if by_node.is_empty() {
-            return;
+        let node = model.graph.node_mut(n);
+        for &(o, i) in &reuses {
+            node.outputs[o as usize].reuse_input = Some(i);
         }
-        let rewriter = IrRewriter::for_op(model.module);
-        let rw = rewriter.rewriter();
-        let context = model.module.context();
-        for (n, reuses) in by_node {
-            let Some(op) = model.op(n) else { continue };
-            let node = model.graph.node(n);
-            let mut list: Vec<i64> = node
-                .outputs
-                .iter()
-                .map(|o| o.reuse_input.map_or(-1, i64::from))
-                .collect();
-            for (o, i) in reuses {
-                list[o as usize] = i64::from(i);
-            }
-            if list.len() == 1 {
-                ops::set_int_attr(&rw, op, REUSE_INPUT_INDEX, list[0]);
-            } else {
-                ops::set_attr(
-                    &rw,
-                    op,
-                    REUSE_INPUT_INDEX,
-                    ops::int_list_attr(context, &list),
-                );
-            }
+        let list: Vec<i64> = node
+            .outputs
+            .iter()
+            .map(|o| o.reuse_input.map_or(-1, i64::from))
+            .collect();
+        if list.len() == 1 {
+            batch.set_int(n, REUSE_INPUT_INDEX, list[0]);
+        } else {
+            batch.set(n, REUSE_INPUT_INDEX, ops::int_list_attr(context, &list));
         }
     }
 }

@@ -25,6 +25,7 @@
 //! | `--graph-lint` | GraphLint (W18888) | [`graph_lint`] |
 //! | `--mem-symbols` | GetRefMapping, printed (debug) | [`mem_symbols`] |
 //! | `--ge-memory-pipeline` | the five in GE's order, then the lint | [`pipeline`] |
+//! | `--ge-mem-plan-pipeline` | the issue-5 passes on one model | [`mem_plan_pipeline`] |
 //!
 //! Every pass runs on the `builtin.module` (GE passes see the root graph with all its
 //! subgraphs) and takes `root=<func>` (default `main`) and `remarks=<bool>`: with
@@ -38,6 +39,7 @@
 
 pub mod apply_plan;
 pub mod atomic_addr_clean;
+pub mod attr_batch;
 pub mod graph_lint;
 pub mod hccl_continuous_memcpy;
 pub mod hccl_memcpy;
@@ -46,6 +48,7 @@ pub mod mark_same_addr;
 pub mod mem_assign;
 pub mod mem_inplace;
 pub mod mem_layout_conflict;
+pub mod mem_plan_pipeline;
 pub mod mem_rw_conflict;
 pub mod mem_symbols;
 pub mod memcpy_addr_async;
@@ -237,6 +240,16 @@ fn declared_bool(options: &PassOptions, spec: &OptionSpec) -> Result<bool, Strin
 impl MemoryPass {
     /// Reads the common options (and `clean-separately` where the row declares it).
     pub fn from_options(options: &PassOptions, stage: Stage) -> Result<Self, String> {
+        Self::stage_of(options, stage, options.info().flag)
+    }
+
+    /// [`Self::from_options`] for a stage of a fused pipeline: errors name `flag`, the
+    /// stage's own pass flag.
+    pub fn stage_of(
+        options: &PassOptions,
+        stage: Stage,
+        flag: &'static str,
+    ) -> Result<Self, String> {
         let clean_separately = declared_bool(options, &CLEAN_SEPARATELY_OPTION)?;
         let layout = LayoutOptions {
             feature_map_refreshable: declared_bool(options, &FEATURE_MAP_REFRESHABLE_OPTION)?,
@@ -248,7 +261,7 @@ impl MemoryPass {
         };
         Ok(MemoryPass {
             stage,
-            flag: options.info().flag,
+            flag,
             root: options.string(ROOT_OPTION.name)?.to_string(),
             remarks: options.bool(REMARKS_OPTION.name)?,
             atomic: AtomicOptions { clean_separately },
@@ -274,7 +287,10 @@ impl MemoryPass {
             }
             Stage::RwConflict => vec![mem::rw_conflict::plan_rw_conflict(g)?],
             Stage::InplaceSupportCheck => {
-                vec![mem::inplace_support::plan_inplace_support_check(g)?]
+                vec![mem::inplace_support::plan_inplace_support_check_with(
+                    g,
+                    self.remarks,
+                )?]
             }
             Stage::LayoutConflict => {
                 vec![mem::layout::plan_mem_layout_conflict(g, self.layout)?]
@@ -290,6 +306,38 @@ impl MemoryPass {
             Stage::Lint => Vec::new(),
             Stage::Pipeline => mem::plan_pipeline(g, self.atomic)?,
         })
+    }
+
+    /// Plans this stage on `model` and replays the plan on the IR, attribute edits on
+    /// existing nodes queued in `batch`. Returns whether the plan changed the graph's
+    /// structure (inserted, removed or rewired nodes), after which node ids and edge order
+    /// of `model` no longer follow the IR's program order.
+    pub(super) fn plan_and_apply<'c>(
+        &self,
+        model: &mut IrModel<'c, '_>,
+        rw: &crate::ir::Rewriter<'c, '_>,
+        batch: &mut attr_batch::AttrBatch<'c>,
+    ) -> Result<bool, PassFailed> {
+        use crate::analysis::memory::plan::Edit;
+        let plans = self.plan(&mut model.graph).map_err(|e| {
+            self.report(LocatedError {
+                location: model.location(e.node),
+                message: format!("{}: {}", self.flag, e.message),
+            })
+        })?;
+        let mut structural = false;
+        for plan in &plans {
+            self.counters.count(plan);
+            structural |= plan.steps.iter().any(|s| {
+                !matches!(
+                    s.edit,
+                    Edit::SetAttr { .. } | Edit::SetIntAttr { .. } | Edit::SetStrAttr { .. }
+                )
+            });
+            apply_plan::apply_plan_batched(model, plan, rw, self.remarks, batch)
+                .map_err(|e| self.report(e))?;
+        }
+        Ok(structural)
     }
 
     fn report(&self, error: LocatedError) -> PassFailed {

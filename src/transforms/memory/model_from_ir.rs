@@ -124,6 +124,8 @@ pub struct IrModel<'c, 'a> {
     pub blocks: Vec<BlockRef<'c, 'a>>,
     /// The module operation (for errors not about one node).
     pub module: OperationRef<'c, 'a>,
+    /// GE's `NodeUtils::IsDynamicShape` of every node (a property of the root graph).
+    dynamic: bool,
 }
 
 impl<'c, 'a> IrModel<'c, 'a> {
@@ -147,6 +149,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
                 ops: Vec::new(),
                 blocks: Vec::new(),
                 module,
+                dynamic: false,
             },
             by_op: OpKeyMap::default(),
             shapes: FastMap::default(),
@@ -204,7 +207,102 @@ impl<'c, 'a> IrModel<'c, 'a> {
         for node in &mut g.nodes {
             node.sem.unknown_shape = dynamic;
         }
+        builder.model.dynamic = dynamic;
         Ok(builder.model)
+    }
+
+    /// After a plan that created nodes `first_new..` was replayed, makes the model what
+    /// [`IrModel::build`] would read from the IR now, without reading it: each graph's
+    /// order is taken from its block (walked once: an op is either the next node of the
+    /// graph as built, in id order, or one of the few created nodes, found in a small map),
+    /// the nodes are renumbered in that order ([`MemGraph::renumber`]) and every node gets
+    /// the model's dynamic flag. Returns the new id of every old node (`u32::MAX`: dropped)
+    /// and whether the walk matched the IR; when it did not (an op moved, a node missing),
+    /// the model is unusable and the caller builds it again.
+    pub fn renumber_as_ir(&mut self, first_new: usize) -> (Vec<u32>, bool) {
+        let order_matched = self.orders_from_ir(first_new);
+        let new_of = self.graph.renumber();
+        let mut ops = vec![None; self.graph.nodes.len()];
+        for (old, &new) in new_of.iter().enumerate() {
+            if new != u32::MAX {
+                ops[new as usize] = self.ops.get(old).copied().flatten();
+            }
+        }
+        self.ops = ops;
+        for node in &mut self.graph.nodes {
+            node.sem.unknown_shape = self.dynamic;
+        }
+        let matched = order_matched && self.matches_ir();
+        (new_of, matched)
+    }
+
+    /// Sets every graph's order to its block's op order (see [`Self::renumber_as_ir`]);
+    /// `false` when an op is neither the next built node nor a created one.
+    fn orders_from_ir(&mut self, first_new: usize) -> bool {
+        self.graph.normalize();
+        let created: OpKeyMap<NodeId> = (first_new..self.ops.len())
+            .filter(|&i| !self.graph.nodes[i].removed)
+            .filter_map(|i| self.ops[i].map(|op| (OpKey::of(op), NodeId(i as u32))))
+            .collect();
+        if self.blocks.len() != self.graph.graphs.len() {
+            return false;
+        }
+        for (gi, block) in self.blocks.iter().enumerate() {
+            let graph = &self.graph.graphs[gi];
+            let mut built: Vec<NodeId> = graph
+                .order
+                .iter()
+                .copied()
+                .filter(|n| (n.0 as usize) < first_new)
+                .collect();
+            built.sort_unstable();
+            let mut order = Vec::with_capacity(graph.order.len());
+            let mut k = 0;
+            let mut next = block.first_operation();
+            while let Some(op) = next {
+                next = op.next_in_block();
+                let key = OpKey::of(op);
+                let expected = built.get(k).and_then(|&n| self.ops[n.0 as usize]);
+                if expected.is_some_and(|e| OpKey::of(e) == key) {
+                    order.push(built[k]);
+                    k += 1;
+                } else if let Some(&n) = created.get(&key) {
+                    order.push(n);
+                } else {
+                    return false;
+                }
+            }
+            if k != built.len() || order.len() != graph.order.len() {
+                return false;
+            }
+            self.graph.graphs[gi].order = order;
+        }
+        true
+    }
+
+    /// Whether every graph's node order is its block's op order.
+    fn matches_ir(&self) -> bool {
+        if self.blocks.len() != self.graph.graphs.len() {
+            return false;
+        }
+        for (graph, block) in self.graph.graphs.iter().zip(&self.blocks) {
+            let mut order = graph.order.iter();
+            let mut next = block.first_operation();
+            while let Some(op) = next {
+                next = op.next_in_block();
+                let same = order
+                    .next()
+                    .and_then(|&n| self.ops[n.0 as usize])
+                    .is_some_and(|m| OpKey::of(m) == OpKey::of(op));
+                if !same {
+                    return false;
+                }
+            }
+            if order.next().is_some() {
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -226,6 +324,16 @@ impl<'c, 'a> Builder<'c, 'a> {
     ) -> Result<(), LocatedError<'c>> {
         let is_sub = gid != ROOT;
         let mut unknown = false;
+        // Room for the graph's nodes at once: a million nodes grown by doubling would be
+        // copied about twice over.
+        let mut count = 0;
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            count += 1;
+        }
+        self.model.graph.nodes.reserve(count);
+        self.model.ops.reserve(count);
         let mut next = block.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();

@@ -22,7 +22,7 @@ use crate::{
     ir::{
         diagnostics::emit_remark,
         external_pass::{as_op_ref, emit_error, PassFailed, PassId, RustPass},
-        ops, IrRewriter,
+        ops, IrRewriter, Rewriter,
     },
     pipeline::{OptionSpec, PassOptions, Statistic},
 };
@@ -50,25 +50,37 @@ static ID: PassId = PassId::new();
 
 /// Registry constructor.
 pub fn create(options: &PassOptions) -> Result<Pass, String> {
-    let pass = SetIoOffset {
-        flag: options.info().flag,
-        root: options.string(ROOT_OPTION.name)?.to_string(),
-        remarks: options.bool(REMARKS_OPTION.name)?,
-        visited: options.statistic("num-nodes-visited", "Number of connected nodes visited"),
-        pairs: options.statistic(
-            "num-offsets-set",
-            "Number of zero-copy offset pairs appended",
-        ),
-        skipped: options.statistic(
-            "num-offsets-skipped",
-            "Number of pairs skipped: an offset outside the workspace",
-        ),
-    };
-    Ok(options.build_pass(pass, &ID))
+    Ok(options.build_pass(SetIoOffset::new(options, options.info().flag)?, &ID))
 }
 
+impl SetIoOffset {
+    /// Reads the options and registers the statistics; errors and remarks name `flag`.
+    pub fn new(options: &PassOptions, flag: &'static str) -> Result<Self, String> {
+        Ok(SetIoOffset {
+            flag,
+            root: options.string(ROOT_OPTION.name)?.to_string(),
+            remarks: options.bool(REMARKS_OPTION.name)?,
+            visited: options.statistic("num-nodes-visited", "Number of connected nodes visited"),
+            pairs: options.statistic(
+                "num-offsets-set",
+                "Number of zero-copy offset pairs appended",
+            ),
+            skipped: options.statistic(
+                "num-offsets-skipped",
+                "Number of pairs skipped: an offset outside the workspace",
+            ),
+        })
+    }
+
+    /// Whether the root graph has a node this pass is about (without one, nothing to do).
+    pub(super) fn concerned(&self, module: melior::ir::OperationRef) -> bool {
+        has_marked_op(module, Some(&self.root), &[CONNECT_INPUT, CONNECT_OUTPUT])
+    }
+}
+
+/// The pass, also a stage of `--ge-mem-plan-pipeline` (then `flag` is `set-io-offset`).
 #[derive(Clone)]
-struct SetIoOffset {
+pub struct SetIoOffset {
     flag: &'static str,
     root: String,
     remarks: bool,
@@ -99,14 +111,25 @@ impl SetIoOffset {
             return Err(PassFailed);
         }
         // Most graphs mark no node: nothing to build a model for.
-        if !has_marked_op(module, Some(&self.root), &[CONNECT_INPUT, CONNECT_OUTPUT]) {
+        if !self.concerned(module) {
             return Ok(());
         }
         let model = IrModel::build(module, &self.root).map_err(|e| {
             emit_error(e.location, &format!("{}: {}", self.flag, e.message));
             PassFailed
         })?;
-        let offsets = IrOffsets::read(&model);
+        let rewriter = IrRewriter::for_op(module);
+        self.run_stage(&model, &rewriter.rewriter())
+    }
+
+    /// Plans on `model`, reading the plan's offsets from the IR (written and flushed by
+    /// `--mem-assign`), and appends the pairs to the ops through `rw`.
+    pub(super) fn run_stage<'c>(
+        &self,
+        model: &IrModel<'c, '_>,
+        rw: &Rewriter<'c, '_>,
+    ) -> Result<(), PassFailed> {
+        let offsets = IrOffsets::read(model);
         let attrs = |n: NodeId| -> IoAttrs {
             let Some(op) = model.op(n) else {
                 return IoAttrs::default();
@@ -139,9 +162,7 @@ impl SetIoOffset {
                 .or_default()
                 .push((p.basic, p.relative));
         }
-        let rewriter = IrRewriter::for_op(module);
-        let rw = rewriter.rewriter();
-        let context = module.context();
+        let context = model.module.context();
         for (target, pairs) in by_target {
             let Some(op) = model.op(target) else { continue };
             let list = |name: &str| op.attr(name).and_then(|a| a.as_ints()).unwrap_or_default();
@@ -152,13 +173,13 @@ impl SetIoOffset {
                 relative.push(r);
             }
             ops::set_attr(
-                &rw,
+                rw,
                 op,
                 ZERO_COPY_BASIC_OFFSET,
                 ops::int_list_attr(context, &basic),
             );
             ops::set_attr(
-                &rw,
+                rw,
                 op,
                 ZERO_COPY_RELATIVE_OFFSET,
                 ops::int_list_attr(context, &relative),

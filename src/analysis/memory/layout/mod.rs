@@ -297,6 +297,13 @@ impl LayoutFacts {
         symbols: &Symbols,
         anchors: &[Anchor],
     ) -> Result<Conflicts, MemError> {
+        // Most symbols hold only plain anchors: no pair to form, nothing to allocate.
+        if anchors
+            .iter()
+            .all(|&a| self.attrs(g, symbols, a).is_inert())
+        {
+            return Ok(Conflicts::default());
+        }
         let types: Vec<AttrSet> = anchors.iter().map(|&a| self.attrs(g, symbols, a)).collect();
         let special: Vec<usize> = (0..anchors.len())
             .filter(|&i| !types[i].is_inert())
@@ -573,8 +580,10 @@ fn process(
     let symbols = Symbols::build(g, graph);
     let facts = LayoutFacts::with(run, g, graph, opts);
     plan.stats.nodes_visited += g.all_nodes_of(graph).len() as u64;
+    let mut anchors: Vec<Anchor> = Vec::new();
     for s in symbols.ge_order(g) {
-        let anchors: Vec<Anchor> = symbols.anchors(s).collect();
+        anchors.clear();
+        anchors.extend(symbols.anchors(s));
         let conflicts = facts.find_conflicts(g, &symbols, &anchors)?;
         if conflicts.is_empty() {
             continue;
@@ -639,11 +648,13 @@ fn solve(
 }
 
 /// GE `MemLayoutConflictUtil::IsCtrlNodeSubgraphExistMemConflictSymbol`: whether
-/// CtrlNodeConflict would isolate anything in top graph `graph`. A dry run on a copy of the
-/// model (in-place reuse asks it once, after tentatively recording its reuses; see
-/// [`crate::analysis::memory::inplace`]).
-pub fn ctrl_node_subgraph_has_conflict(g: &MemGraph, graph: GraphId) -> Result<bool, MemError> {
-    let mut copy = g.clone();
+/// CtrlNodeConflict would isolate anything in top graph `graph`. A dry run on `copy`, a
+/// copy of the model the caller made and gives up (in-place reuse asks it once, on the copy
+/// where it tentatively recorded its reuses; see [`crate::analysis::memory::inplace`]).
+pub fn ctrl_node_subgraph_has_conflict(
+    mut copy: MemGraph,
+    graph: GraphId,
+) -> Result<bool, MemError> {
     copy.normalize();
     let mut plan = Plan::new(Origin::MemLayoutConflict, &copy);
     let mut namer = Namer { next: 0 };
