@@ -279,6 +279,8 @@ pub struct Graph {
 pub struct StreamGraph {
     graphs: Vec<Graph>,
     nodes: Vec<Node>,
+    /// The importer checked that names are unique per graph ([`Self::mark_names_unique`]).
+    names_unique: bool,
 }
 
 impl StreamGraph {
@@ -291,7 +293,17 @@ impl StreamGraph {
                 nodes: Vec::new(),
             }],
             nodes: Vec::new(),
+            names_unique: false,
         }
+    }
+
+    /// Records that the importer has checked that node names are unique per graph, so
+    /// [`Self::validate`] need not hash every name again (on a million-op graph that is a
+    /// million random accesses into a table that does not fit in cache). The IR importer
+    /// can do it cheaply: MLIR uniques string attributes, so two `name` attributes are
+    /// equal exactly when they are the same object. Adding a node clears it.
+    pub fn mark_names_unique(&mut self) {
+        self.names_unique = true;
     }
 
     /// Adds a subgraph owned by `parent`; a node's subgraphs are added in instance order.
@@ -317,6 +329,7 @@ impl StreamGraph {
         engine: impl Into<String>,
     ) -> NodeId {
         let id = self.nodes.len();
+        self.names_unique = false;
         self.nodes.push(Node {
             name: name.into(),
             ty: ty.into(),
@@ -467,6 +480,12 @@ impl StreamGraph {
     pub fn validate(&self) -> Result<(), StreamError> {
         let mut pos = vec![usize::MAX; self.nodes.len()];
         for g in &self.graphs {
+            if self.names_unique {
+                for (i, &n) in g.nodes.iter().enumerate() {
+                    pos[n] = i;
+                }
+                continue;
+            }
             let mut names: FastMap<&str, NodeId> = FastMap::default();
             names.reserve(g.nodes.len());
             for (i, &n) in g.nodes.iter().enumerate() {
@@ -879,6 +898,39 @@ impl std::hash::Hasher for Fnv {
         self.mix(u64::from_le_bytes(w) ^ ((bytes.len() as u64) << 56));
     }
 }
+
+/// A hasher for keys that are addresses of objects MLIR allocates in program order (ops,
+/// uniqued strings): the bucket bits follow the address, so lookups of nearby objects (a
+/// consumer's producers are mostly recent ops) touch nearby buckets instead of a random
+/// cache line of a table over a million ops, while the tag bits hashbrown reads from the
+/// top of the hash are mixed from the whole address.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write_usize(&mut self, v: usize) {
+        const TAG: u64 = 0xFE00_0000_0000_0000;
+        let v = v as u64;
+        let mixed = v.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = ((v >> 4) & !TAG) | (mixed & TAG);
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only addresses are hashed here; anything else still gets a deterministic hash.
+        for b in bytes {
+            self.write_usize((self.0 as usize).rotate_left(8) ^ usize::from(*b));
+        }
+    }
+}
+
+/// A `HashMap` keyed by addresses, with [`AddressHasher`].
+pub(crate) type AddressMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<AddressHasher>>;
+
+/// A `HashSet` of addresses, with [`AddressHasher`].
+pub(crate) type AddressSet =
+    std::collections::HashSet<usize, std::hash::BuildHasherDefault<AddressHasher>>;
 
 /// A `HashMap` with [`Fnv`].
 pub(crate) type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;

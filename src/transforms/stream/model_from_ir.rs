@@ -30,7 +30,7 @@
 
 use crate::{
     analysis::stream::{
-        model::{FastMap, FastSet},
+        model::{AddressMap, AddressSet, FastMap},
         AttachedStreamReq, GraphId, NodeAttrs, NodeId, NodeKind, StreamGraph,
     },
     dialect::{op_table, semantics, OpDef, Trait},
@@ -168,9 +168,10 @@ pub fn build<'c, 'a>(
             allocated: None,
             attached_lists: Vec::new(),
         },
-        local: FastMap::default(),
+        local: AddressMap::default(),
         ctrl: ctrl_type(root_func.context()).ok(),
         caches: Caches::default(),
+        all_named: true,
     };
     let mut referenced: HashSet<&str> = HashSet::from([root]);
     // Pre-order over graphs: (function, parent node; None for the root).
@@ -206,16 +207,23 @@ pub fn build<'c, 'a>(
         }
         stack.extend(pending.into_iter().rev());
     }
-    Ok(builder.model)
+    let mut model = builder.model;
+    if builder.all_named {
+        // Every name was checked above by identity (NetOutput's is made unique).
+        model.graph.mark_names_unique();
+    }
+    Ok(model)
 }
 
 struct Builder<'c, 'a> {
     model: IrModel<'c, 'a>,
     /// Node of each op of the graph being built.
-    local: FastMap<OpKey, NodeId>,
+    local: AddressMap<OpKey, NodeId>,
     /// `!ascend.ctrl` (control operands are compared against it).
     ctrl: Option<melior::ir::Type<'c>>,
     caches: Caches,
+    /// Every op so far had a `name` (so the names checked are all of them).
+    all_named: bool,
 }
 
 /// Lookups by uniqued MLIR object (identifiers and types are uniqued per context, so their
@@ -369,7 +377,9 @@ impl<'c, 'a> Builder<'c, 'a> {
         let mut unnamed = 0usize;
         // Names given by the `name` attribute (generated ones cannot repeat each other; a
         // clash between the two kinds is caught by the view's own validation).
-        let mut names: FastSet<&'c str> = FastSet::default();
+        // Keyed by the address of the text: MLIR uniques string attributes, so equal names
+        // are the same object (and nearby ops' names are nearby: see `AddressHasher`).
+        let mut names = AddressSet::default();
         let mut op = block.first_operation();
         while let Some(o) = op {
             op = o.next_in_block();
@@ -380,7 +390,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             }
             let n = if is_return {
                 let mut node_name = NET_OUTPUT_NAME.to_string();
-                while names.contains(node_name.as_str()) || self.local_name_taken(g, &node_name) {
+                while self.local_name_taken(g, &node_name) {
                     node_name.push('_');
                 }
                 let n =
@@ -396,7 +406,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let node = self.caches.read_node(o)?;
                 let node_name = match node.name {
                     Some(name) => {
-                        if !names.insert(name) {
+                        if !names.insert(name.as_ptr() as usize) {
                             return Err(ModelError::new(
                                 o.location(),
                                 format!(
@@ -409,6 +419,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                     }
                     None => {
                         unnamed += 1;
+                        self.all_named = false;
                         format!("{}_{unnamed}", op_name(o).trim_start_matches("ascend."))
                     }
                 };
