@@ -35,26 +35,19 @@ IRDL=${IRDL:-dialects/ascend.irdl.mlir}
 MLIR_OPT=${MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt}
 OUT=${OUT:-bench-out}
 
-die() { echo "bench-passes.sh: $*" >&2; exit 1; }
-[[ -x /usr/bin/time ]] || die "GNU time missing (apt-get install -y time)"
-[[ -x $MLIR_OPT ]] || die "mlir-opt not found at $MLIR_OPT"
-[[ -f $IRDL ]] || die "IRDL file $IRDL not found"
-
-bins=()
-[[ -n ${GE_OPT:-} ]] || bins+=(--bin ge-opt)
-[[ -n ${GE_GEN:-} ]] || bins+=(--bin ge-gen)
-if ((${#bins[@]})); then
-    echo "building release ${bins[*]}" >&2
-    cargo build --release --quiet "${bins[@]}"
-fi
-GE_OPT=${GE_OPT:-target/release/ge-opt}
-GE_GEN=${GE_GEN:-target/release/ge-gen}
+BENCH_NAME=bench-passes.sh
+# shellcheck source=tools/bench-lib.sh
+source tools/bench-lib.sh
+bench_require "$MLIR_OPT" "$IRDL"
+bench_build_bins
 mkdir -p "$OUT"
 errors="$OUT/errors-passes.log"
 : >"$errors"
 
 declare -A best_t best_m last_t
-# timed KEY CMD...: best wall time and best peak RSS per KEY; a failure marks KEY as FAIL.
+# timed KEY CMD...: best wall time and best peak RSS per KEY, and the last run's time (for the
+# per-run spread); a failure marks KEY as FAIL. Local rather than bench-lib's bench_timed,
+# which keeps wall time only.
 timed() {
     local key=$1; shift
     [[ ${best_t[$key]:-} == FAIL ]] && return
@@ -74,13 +67,7 @@ timed() {
     fi
     rm -f "$tf" "$ef"
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "FAIL" || b == "FAIL" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
 mb() { awk -v k="$1" 'BEGIN { if (k == "FAIL") print "FAIL"; else printf "%.1f", k / 1024 }'; }
-growth() { # exponent of t ~ n^k between (n1, t1) and (n2, t2)
-    awk -v n1="$1" -v t1="$2" -v n2="$3" -v t2="$4" 'BEGIN {
-        if (t1 == "FAIL" || t2 == "FAIL" || t1 + 0 == 0 || n1 == n2) print "-";
-        else printf "%.2f", log(t2 / t1) / log(n2 / n1) }'
-}
 
 results="$OUT/passes-$(date +%Y%m%d-%H%M%S).txt"
 failed=0
@@ -94,9 +81,8 @@ failed=0
 for family in $FAMILIES; do
     prev_n="" prev_t="" first_n="" first_t=""
     for size in $SIZES; do
-        file="$OUT/$family-$size-s$SEED.mlir"
-        [[ -s $file ]] || "$GE_GEN" --family "$family" --ops "$size" --seed "$SEED" --format mlir -o "$file"
-        ops=$(grep -c ' = "ascend\.' "$file" || true)
+        file=$(bench_graph "$family" "$size" "$SEED" "$OUT")
+        ops=$(bench_ops "$file")
         best_t=() best_m=() last_t=()
         runs=$RUNS
         ((size >= BIG_SIZE)) && runs=$BIG_RUNS
@@ -105,7 +91,7 @@ for family in $FAMILIES; do
             timed mlir "$MLIR_OPT" --irdl-file="$IRDL" "$file" -o /dev/null
             # shellcheck disable=SC2086
             timed ge "$GE_OPT" $PIPELINE "$file" -o /dev/null
-            r=$(ratio "${last_t[ge]:-FAIL}" "${last_t[mlir]:-FAIL}")
+            r=$(bench_ratio "${last_t[ge]:-FAIL}" "${last_t[mlir]:-FAIL}")
             if [[ $r != - ]]; then
                 [[ -z $lo ]] || awk -v a="$r" -v b="$lo" 'BEGIN { exit !(a < b) }' && lo=$r
                 [[ -z $hi ]] || awk -v a="$r" -v b="$hi" 'BEGIN { exit !(a > b) }' && hi=$r
@@ -114,16 +100,16 @@ for family in $FAMILIES; do
         mt=${best_t[mlir]} mm=${best_m[mlir]} gt=${best_t[ge]} gm=${best_m[ge]}
         [[ "$mt $gt" == *FAIL* ]] && failed=1
         g=-
-        [[ -n $prev_n ]] && g=$(growth "$prev_n" "$prev_t" "$ops" "$gt")
+        [[ -n $prev_n ]] && g=$(bench_growth "$prev_t" "$gt" "$prev_n" "$ops")
         printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s | %11s | %7s\n" "$family" "$ops" \
-            "$mt" "$(mb "$mm")" "$gt" "$(mb "$gm")" "$(ratio "$gt" "$mt")" "$(ratio "$gm" "$mm")" \
+            "$mt" "$(mb "$mm")" "$gt" "$(mb "$gm")" "$(bench_ratio "$gt" "$mt")" "$(bench_ratio "$gm" "$mm")" \
             "${lo:--}-${hi:--}" "$g" | tee -a "$results"
         [[ -z $first_n ]] && first_n=$ops first_t=$gt
         prev_n=$ops prev_t=$gt
     done
     if [[ -n $first_n && $prev_n != "$first_n" ]]; then
         printf "%-12s growth of ge-opt time from %s to %s ops: n^%s\n" "$family" "$first_n" "$prev_n" \
-            "$(growth "$first_n" "$first_t" "$prev_n" "$prev_t")" | tee -a "$results"
+            "$(bench_growth "$first_t" "$prev_t" "$first_n" "$prev_n")" | tee -a "$results"
     fi
 done
 echo "# table saved to $results" >&2

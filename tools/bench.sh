@@ -33,24 +33,15 @@ MLIR_OPT=${MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt}
 OUT=${OUT:-bench-out}
 REGEN=${REGEN:-0}
 
-die() { echo "bench.sh: $*" >&2; exit 1; }
-
+BENCH_NAME=bench.sh
+# shellcheck source=tools/bench-lib.sh
+source tools/bench-lib.sh
 if [[ ! -x /usr/bin/time ]]; then
     echo "bench.sh: /usr/bin/time missing, installing package 'time'" >&2
-    apt-get install -y time >/dev/null || die "install GNU time: apt-get install -y time"
+    apt-get install -y time >/dev/null || bench_die "install GNU time: apt-get install -y time"
 fi
-[[ -x $MLIR_OPT ]] || die "mlir-opt not found at $MLIR_OPT"
-[[ -f $IRDL ]] || die "IRDL file $IRDL not found"
-
-bins=()
-[[ -n ${GE_OPT:-} ]] || bins+=(--bin ge-opt)
-[[ -n ${GE_GEN:-} ]] || bins+=(--bin ge-gen)
-if ((${#bins[@]})); then
-    echo "building release ${bins[*]}" >&2
-    cargo build --release --quiet "${bins[@]}"
-fi
-GE_OPT=${GE_OPT:-target/release/ge-opt}
-GE_GEN=${GE_GEN:-target/release/ge-gen}
+bench_require "$MLIR_OPT" "$IRDL"
+bench_build_bins
 mkdir -p "$OUT"
 
 errors="$OUT/errors.log"
@@ -60,6 +51,7 @@ declare -A best_t best_m
 
 # timed KEY CMD...: runs CMD once under /usr/bin/time and keeps the best wall time and the
 # best peak RSS per KEY; a failure marks KEY as FAIL for good (stderr kept in $errors).
+# Local rather than bench-lib's bench_timed, which keeps wall time only.
 timed() {
     local key=$1; shift
     [[ ${best_t[$key]:-} == FAIL ]] && return
@@ -80,7 +72,6 @@ timed() {
     rm -f "$tf" "$ef"
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "FAIL" || b == "FAIL" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
 mb() { awk -v k="$1" 'BEGIN { if (k == "FAIL") print "FAIL"; else printf "%.1f", k / 1024 }'; }
 
 results="$OUT/results-$(date +%Y%m%d-%H%M%S).txt"
@@ -95,12 +86,12 @@ failed=0
 
 for family in $FAMILIES; do
     for size in $SIZES; do
-        base="$OUT/$family-$size-s$SEED"
-        if [[ $REGEN == 1 || ! -s $base.mlir || ! -s $base.ge ]]; then
-            "$GE_GEN" --family "$family" --ops "$size" --seed "$SEED" --format mlir -o "$base.mlir"
+        base=$(bench_graph "$family" "$size" "$SEED" "$OUT")
+        base=${base%.mlir}
+        if [[ $REGEN == 1 || ! -s $base.ge ]]; then
             "$GE_GEN" --family "$family" --ops "$size" --seed "$SEED" --format ge -o "$base.ge"
         fi
-        ops=$(grep -c ' = "ascend\.' "$base.mlir" || true)
+        ops=$(bench_ops "$base.mlir")
         runs=$RUNS
         ((size >= BIG_SIZE)) && runs=$BIG_RUNS
         best_t=() best_m=()
@@ -117,7 +108,7 @@ for family in $FAMILIES; do
         for row in ".mlir $gt $gm" ".ge $et $em"; do
             read -r input t m <<<"$row"
             printf "%-13s %9s %6s | %9s %9s | %9s %9s | %6s %6s\n" "$family" "$ops" "$input" \
-                "$mt" "$(mb "$mm")" "$t" "$(mb "$m")" "$(ratio "$t" "$mt")" "$(ratio "$m" "$mm")"
+                "$mt" "$(mb "$mm")" "$t" "$(mb "$m")" "$(bench_ratio "$t" "$mt")" "$(bench_ratio "$m" "$mm")"
         done | tee -a "$results"
     done
 done

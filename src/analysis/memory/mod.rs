@@ -60,19 +60,139 @@ pub const MAX_PIPELINE_ROUNDS: usize = 4;
 /// repeated until a whole round plans nothing; GE runs it once. Every round after the first
 /// that changes something appends five more plans. Reaching [`MAX_PIPELINE_ROUNDS`] without
 /// a quiet round is an error.
+///
+/// A planner whose input has not changed in a way it can see since its own last run is not
+/// run again: it would plan nothing (see [`PipelineState`] for the argument). The plans, the
+/// final model and the statistics are those of running every planner in every round
+/// (a property test compares both on random graphs).
 pub fn plan_pipeline(
+    g: &mut MemGraph,
+    atomic: atomic_addr_clean::AtomicOptions,
+) -> Result<Vec<Plan>, MemError> {
+    let mut state = PipelineState::default();
+    let mut plans = Vec::new();
+    for round in 0..MAX_PIPELINE_ROUNDS {
+        let mut batch = Vec::with_capacity(PIPELINE_PASSES);
+        for pass in 0..PIPELINE_PASSES {
+            if !state.must_run(pass) {
+                continue;
+            }
+            let plan = run_pipeline_pass(g, pass, atomic)?;
+            state.ran(pass, &plan);
+            batch.push(plan);
+        }
+        let quiet = batch.iter().all(Plan::is_empty);
+        if round == 0 || !quiet {
+            // A skipped planner only ever occurs in a quiet round (see `PipelineState`), so a
+            // batch that is kept has all five plans.
+            debug_assert_eq!(batch.len(), PIPELINE_PASSES);
+            plans.extend(batch);
+        }
+        if quiet {
+            return Ok(plans);
+        }
+    }
+    Err(MemError::global(format!(
+        "the memory pipeline did not settle in {MAX_PIPELINE_ROUNDS} rounds"
+    )))
+}
+
+/// The planners of [`plan_pipeline`], in GE's order.
+const PIPELINE_PASSES: usize = 5;
+/// Index of mem-rw-conflict in [`run_pipeline_pass`].
+const RW_CONFLICT: usize = 4;
+
+fn run_pipeline_pass(
+    g: &mut MemGraph,
+    pass: usize,
+    atomic: atomic_addr_clean::AtomicOptions,
+) -> Result<Plan, MemError> {
+    match pass {
+        0 => hccl_memcpy::plan_hccl_memcpy(g),
+        1 => hccl_continuous_memcpy::plan_hccl_continuous_memcpy(g),
+        2 => subgraph_isolate::plan_subgraph_isolate(g),
+        3 => atomic_addr_clean::plan_atomic_addr_clean(g, atomic),
+        RW_CONFLICT => rw_conflict::plan_rw_conflict(g),
+        _ => unreachable!("the pipeline has {PIPELINE_PASSES} passes"),
+    }
+}
+
+/// Which planners of the pipeline may plan something if run now.
+///
+/// Every planner is idempotent: run on the model it just produced, it plans nothing (the
+/// property tests check it for each planner on random graphs). A planner's decisions are a
+/// function of the model only, so it can plan something again only if an edit made since
+/// its own last run changed what it reads. A planner is therefore *stale* at the start and
+/// whenever another planner applies an edit it can see, and *fresh* right after it runs; a
+/// fresh planner would plan nothing and is skipped.
+///
+/// Which edits a planner can see: all of them, except mem-rw-conflict's own
+/// `SetAttr { Reference }` (MarkRefRelations, B.2). That edit only sets `Sem::reference`,
+/// which none of the four other planners reads, and mem-rw-conflict is fresh after its
+/// own run. So when the passes before mem-rw-conflict insert nodes and mem-rw-conflict
+/// only marks ref nodes (the usual case), the next round runs hccl-memcpy and
+/// hccl-continuous-memcpy (they have not seen the later insertions); if both plan
+/// nothing, the other three have seen every edit they can see, and the confirming round
+/// ends without running them.
+///
+/// A round with a skipped planner plans nothing at all, so every kept round has its five
+/// plans and statistics: round 0 runs everything, and by induction a round that is
+/// followed by another was not quiet, so it ran all five. If `p` is skipped in round
+/// `t > 0`, no visible edit happened since `p` ran in round `t - 1`. A planner before `p`
+/// in round `t` can only make visible edits (the invisible kind comes from
+/// mem-rw-conflict, the last one), so it planned nothing; a planner after `p` last ran
+/// after `p` did, in round `t - 1`, so it is fresh too and skipped.
+#[derive(Debug)]
+struct PipelineState {
+    stale: [bool; PIPELINE_PASSES],
+}
+
+impl Default for PipelineState {
+    fn default() -> Self {
+        PipelineState {
+            stale: [true; PIPELINE_PASSES],
+        }
+    }
+}
+
+impl PipelineState {
+    fn must_run(&self, pass: usize) -> bool {
+        self.stale[pass]
+    }
+
+    /// `pass` ran and planned `plan` (already applied to the model).
+    fn ran(&mut self, pass: usize, plan: &Plan) {
+        self.stale[pass] = false;
+        let visible = |step: &plan::Step| {
+            pass != RW_CONFLICT
+                || !matches!(
+                    step.edit,
+                    plan::Edit::SetAttr {
+                        attr: plan::BoolAttr::Reference,
+                        ..
+                    }
+                )
+        };
+        if plan.steps.iter().any(visible) {
+            for (other, stale) in self.stale.iter_mut().enumerate() {
+                *stale |= other != pass;
+            }
+        }
+    }
+}
+
+/// [`plan_pipeline`] without skipping: every planner in every round (the reference the
+/// property tests compare it with).
+#[cfg(test)]
+pub fn plan_pipeline_every_round(
     g: &mut MemGraph,
     atomic: atomic_addr_clean::AtomicOptions,
 ) -> Result<Vec<Plan>, MemError> {
     let mut plans = Vec::new();
     for round in 0..MAX_PIPELINE_ROUNDS {
-        let batch = vec![
-            hccl_memcpy::plan_hccl_memcpy(g)?,
-            hccl_continuous_memcpy::plan_hccl_continuous_memcpy(g)?,
-            subgraph_isolate::plan_subgraph_isolate(g)?,
-            atomic_addr_clean::plan_atomic_addr_clean(g, atomic)?,
-            rw_conflict::plan_rw_conflict(g)?,
-        ];
+        let batch = (0..PIPELINE_PASSES)
+            .map(|pass| run_pipeline_pass(g, pass, atomic))
+            .collect::<Result<Vec<_>, _>>()?;
         let quiet = batch.iter().all(Plan::is_empty);
         if round == 0 || !quiet {
             plans.extend(batch);

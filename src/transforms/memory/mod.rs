@@ -64,7 +64,7 @@ pub mod verify_mem_plan;
 use crate::{
     analysis::memory::{
         atomic_addr_clean::AtomicOptions,
-        graph_lint::{lint, lint_with, Reach},
+        graph_lint::{lint_with, DfsReach, Reach},
         layout::LayoutOptions,
         model::{MemError, MemGraph, NodeId},
         plan::Plan,
@@ -81,6 +81,7 @@ use apply_plan::apply_plan;
 use melior::ir::operation::{OperationLike, OperationRefMut};
 use model_from_ir::{IrModel, LocatedError};
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::cell::OnceCell;
 
 /// `root`: the function that is GE's root graph.
 pub const ROOT_OPTION: OptionSpec = OptionSpec {
@@ -383,10 +384,7 @@ impl MemoryPass {
     /// GraphLint on the (current) model: one W18888 warning per unordered pair, at the
     /// writer, with a note at the other op.
     fn lint(&self, model: &IrModel) {
-        let warnings = match ModelReach::new(&model.graph) {
-            Some(reach) => lint_with(&model.graph, &reach),
-            None => lint(&model.graph), // a cycle: the verifier reports it; stay total
-        };
+        let warnings = lint_with(&model.graph, &ModelReach::new(&model.graph));
         if self.stage == Stage::Lint {
             self.counters
                 .visited
@@ -424,31 +422,63 @@ impl MemoryPass {
 /// positive cuts matter here: most lint pairs in a training graph *are* ordered (a forward
 /// read of a weight reaches the weight's update through the whole backward pass), and a
 /// plain search for such a path can cross most of the graph.
-struct ModelReach(Reachability);
+///
+/// The index is built on the first question: on a graph where no writer shares an output
+/// with another consumer (the generated resnet, for one) the lint asks none, and the index
+/// (a copy of every edge plus its labellings, a tenth of the pass's time there) is never
+/// needed. On a cycle (which the verifier reports) the lint stays total with the plain
+/// search [`DfsReach`].
+struct ModelReach<'g> {
+    graph: &'g MemGraph,
+    index: OnceCell<ReachIndex<'g>>,
+}
 
-impl ModelReach {
-    fn new(g: &MemGraph) -> Option<Self> {
-        let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(g.nodes.len(), g.nodes.len() * 2);
-        for _ in &g.nodes {
-            graph.add_node(());
+enum ReachIndex<'g> {
+    Labels(Reachability),
+    Search(DfsReach<'g>),
+}
+
+impl<'g> ModelReach<'g> {
+    fn new(graph: &'g MemGraph) -> Self {
+        ModelReach {
+            graph,
+            index: OnceCell::new(),
         }
-        for (i, node) in g.nodes.iter().enumerate().filter(|(_, n)| !n.removed) {
-            let from = NodeIndex::new(i);
-            let data = node
-                .outputs
-                .iter()
-                .flat_map(|o| o.consumers.iter().map(|c| c.node));
-            for to in data.chain(node.ctrl_out.iter().copied()) {
-                graph.add_edge(from, NodeIndex::new(to.0 as usize), ());
-            }
-        }
-        Reachability::new(&graph).ok().map(ModelReach)
+    }
+
+    fn index(&self) -> &ReachIndex<'g> {
+        self.index.get_or_init(|| match labels(self.graph) {
+            Some(labels) => ReachIndex::Labels(labels),
+            None => ReachIndex::Search(DfsReach::new(self.graph)),
+        })
     }
 }
 
-impl Reach for ModelReach {
+/// The [`Reachability`] index of the model's data and control edges (`None` on a cycle).
+fn labels(g: &MemGraph) -> Option<Reachability> {
+    let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(g.nodes.len(), g.nodes.len() * 2);
+    for _ in &g.nodes {
+        graph.add_node(());
+    }
+    for (i, node) in g.nodes.iter().enumerate().filter(|(_, n)| !n.removed) {
+        let from = NodeIndex::new(i);
+        let data = node
+            .outputs
+            .iter()
+            .flat_map(|o| o.consumers.iter().map(|c| c.node));
+        for to in data.chain(node.ctrl_out.iter().copied()) {
+            graph.add_edge(from, NodeIndex::new(to.0 as usize), ());
+        }
+    }
+    Reachability::new(&graph).ok()
+}
+
+impl Reach for ModelReach<'_> {
     fn reaches(&self, a: NodeId, b: NodeId) -> bool {
-        self.0.reaches_index(a.0 as usize, b.0 as usize)
+        match self.index() {
+            ReachIndex::Labels(labels) => labels.reaches_index(a.0 as usize, b.0 as usize),
+            ReachIndex::Search(search) => search.reaches(a, b),
+        }
     }
 }
 

@@ -155,6 +155,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
             shapes: FastMap::default(),
             tensors: FastMap::default(),
         };
+        builder.reserve(&tree);
         let mut partitioned = None;
         for entry in tree.outermost_first() {
             let Some(e) = tree.get(entry) else { continue };
@@ -315,6 +316,24 @@ struct Builder<'c, 'a> {
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
+    /// Sizes the node arena, the op table and the op map for every op of every graph of
+    /// `tree` up front (one cheap walk): growing them by doubling copied the whole arena
+    /// several times and, at a million ops, kept the old and the new copy alive at once.
+    fn reserve(&mut self, tree: &SubgraphTree<'c, 'a>) {
+        let mut count = 0;
+        for e in (0..tree.len()).filter_map(|i| tree.get(i)) {
+            let body = e.func.region(0).ok().and_then(|r| r.first_block());
+            let mut next = body.and_then(|b| b.first_operation());
+            while let Some(op) = next {
+                count += 1;
+                next = op.next_in_block();
+            }
+        }
+        self.model.graph.nodes.reserve(count);
+        self.model.ops.reserve(count);
+        self.by_op.reserve(count);
+    }
+
     fn graph(
         &mut self,
         gid: GraphId,

@@ -10,10 +10,10 @@ use crate::analysis::memory::hccl_continuous_memcpy::plan_hccl_continuous_memcpy
 use crate::analysis::memory::hccl_memcpy::plan_hccl_memcpy;
 use crate::analysis::memory::model::{Atomic, GraphId, MemGraph, NodeId, Origin, OutPort, ROOT};
 use crate::analysis::memory::plan::apply;
-use crate::analysis::memory::plan_pipeline;
 use crate::analysis::memory::rw_conflict::{near_subgraph, plan_rw_conflict};
 use crate::analysis::memory::rw_types::{decide, mark_subgraphs, Conflict, OutputRw};
 use crate::analysis::memory::subgraph_isolate::plan_subgraph_isolate;
+use crate::analysis::memory::{plan_pipeline, plan_pipeline_every_round};
 
 const SEEDS: u64 = 400;
 
@@ -375,6 +375,62 @@ fn pipeline_properties_on_random_graphs() {
         "too many failing seeds: {invalid}"
     );
     assert!(inserted_rw > 50, "the generator must exercise insertions");
+}
+
+/// The pipeline skips a planner that has seen every edit it can see since its last run
+/// (`PipelineState`); that must change nothing: same plans (steps, rules, reasons,
+/// statistics), same final model, same errors as running every planner in every round.
+/// The graphs are the generator's, and the same with layout attributes (continuous and P2P
+/// inputs wake hccl-continuous-memcpy up).
+#[test]
+fn pipeline_skipping_fresh_planners_changes_nothing() {
+    let (mut multi_round, mut with_edits) = (0, 0);
+    for seed in 0..SEEDS {
+        for decorated in [false, true] {
+            let mut g0 = generate(seed);
+            if decorated {
+                decorate_layout(&mut g0, seed);
+            }
+            let (mut fast, mut every) = (g0.clone(), g0.clone());
+            let got = plan_pipeline(&mut fast, AtomicOptions::default());
+            let want = plan_pipeline_every_round(&mut every, AtomicOptions::default());
+            let (got, want) = match (got, want) {
+                (Ok(got), Ok(want)) => (got, want),
+                (Err(a), Err(b)) => {
+                    assert_eq!((a.node, a.message), (b.node, b.message), "seed {seed}");
+                    continue;
+                }
+                (a, b) => panic!("seed {seed}: {:?} vs {:?}", a.err(), b.err()),
+            };
+            let summary = |plans: &[crate::analysis::memory::plan::Plan]| {
+                plans
+                    .iter()
+                    .map(|p| (p.pass, p.first_new, p.steps.clone(), p.stats.clone()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                summary(&got),
+                summary(&want),
+                "seed {seed} decorated {decorated}"
+            );
+            assert_eq!(
+                dump(&fast),
+                dump(&every),
+                "seed {seed} decorated {decorated}"
+            );
+            if want.len() > 5 {
+                multi_round += 1;
+            }
+            if want.iter().any(|p| !p.is_empty()) {
+                with_edits += 1;
+            }
+        }
+    }
+    eprintln!("pipeline skipping: {multi_round} multi-round runs, {with_edits} with edits");
+    assert!(
+        multi_round > 5,
+        "the generator must exercise a second round that plans"
+    );
 }
 
 /// Random layout attributes on a generated graph: every port a static `f32[4]` (so copies
