@@ -14,6 +14,7 @@
 
 use super::{
     attr_batch::AttrBatch,
+    build_model, check_module,
     model_from_ir::IrModel,
     plan_attrs::{
         func_of, stream_info, INPUT_OFFSET, MEMORY_SIZE, OUTPUT_MEMORY, OUTPUT_OFFSET,
@@ -115,20 +116,8 @@ pub struct MemAssign {
 
 impl MemAssign {
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
-        if module.name().as_string_ref().as_str() != Ok("builtin.module") {
-            emit_error(
-                module.location(),
-                &format!(
-                    "{}: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op",
-                    self.flag
-                ),
-            );
-            return Err(PassFailed);
-        }
-        let model = IrModel::build(module, &self.root).map_err(|e| {
-            emit_error(e.location, &format!("{}: {}", self.flag, e.message));
-            PassFailed
-        })?;
+        check_module(module, self.flag)?;
+        let model = build_model(module, &self.root, self.flag)?;
         let mut batch = AttrBatch::new(module.context());
         let rewriter = IrRewriter::for_op(module);
         let rw = rewriter.rewriter();

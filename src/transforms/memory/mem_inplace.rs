@@ -10,6 +10,7 @@
 
 use super::{
     attr_batch::AttrBatch,
+    build_model, check_module,
     model_from_ir::{IrModel, INPLACE_SUPPORT_INPUT_INDEX, REUSE_INPUT_INDEX},
     plan_attrs::has_marked_op,
     FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION, PHYSICAL_MEMORY_REFRESHABLE_OPTION,
@@ -102,24 +103,12 @@ impl MemInplace {
     }
 
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
-        if module.name().as_string_ref().as_str() != Ok("builtin.module") {
-            emit_error(
-                module.location(),
-                &format!(
-                    "{}: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op",
-                    self.flag
-                ),
-            );
-            return Err(PassFailed);
-        }
+        check_module(module, self.flag)?;
         // No candidate anywhere: nothing to decide, no model to build.
         if !has_marked_op(module, None, &[INPLACE_SUPPORT_INPUT_INDEX]) {
             return Ok(());
         }
-        let mut model = IrModel::build(module, &self.root).map_err(|e| {
-            emit_error(e.location, &format!("{}: {}", self.flag, e.message));
-            PassFailed
-        })?;
+        let mut model = build_model(module, &self.root, self.flag)?;
         let mut batch = AttrBatch::new(module.context());
         self.run_stage(&mut model, &mut batch)?;
         let rewriter = IrRewriter::for_op(module);

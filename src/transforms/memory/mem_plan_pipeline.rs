@@ -14,9 +14,10 @@
 //! * when `--mem-layout-conflict` inserted copies, the model's new nodes sit at the end of
 //!   the node list while the IR has them in program order, and the later stages' orders
 //!   (symbols, lifetimes, GE's `GetAllNodes` order) follow node order: the model is
-//!   renumbered in program order ([`IrModel::renumber_as_ir`]: the order of each block,
-//!   walked once, checked op by op); should an op not be where the model can say, the
-//!   queued attributes are written and the model is read again;
+//!   renumbered in program order
+//!   ([`renumber_as_ir`](super::model_from_ir::IrModel::renumber_as_ir): the order of
+//!   each block, walked once, checked op by op); should an op not be where the model can
+//!   say, the queued attributes are written and the model is read again;
 //! * `--set-io-offset` reads the plan's offsets and its own lists from the IR, so when the
 //!   root graph has a node marked `_is_connected_to_data` / `_is_connected_to_netoutput`,
 //!   the queue is written before it runs.
@@ -25,13 +26,14 @@
 //! `num-nodes-visited`, add up).
 
 use super::{
-    attr_batch::AttrBatch, mem_assign::MemAssign, mem_inplace::MemInplace, model_from_ir::IrModel,
-    set_io_offset::SetIoOffset, MemoryPass, Stage, FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION,
-    PHYSICAL_MEMORY_REFRESHABLE_OPTION, REMARKS_OPTION, ROOT_OPTION,
+    attr_batch::AttrBatch, build_model, check_module, mem_assign::MemAssign,
+    mem_inplace::MemInplace, set_io_offset::SetIoOffset, MemoryPass, Stage,
+    FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION, PHYSICAL_MEMORY_REFRESHABLE_OPTION,
+    REMARKS_OPTION, ROOT_OPTION,
 };
 use crate::{
     ir::{
-        external_pass::{as_op_ref, emit_error, PassFailed, PassId, RustPass},
+        external_pass::{as_op_ref, PassFailed, PassId, RustPass},
         IrRewriter,
     },
     pipeline::{OptionSpec, PassOptions, Statistic},
@@ -88,23 +90,8 @@ struct MemPlanPipeline {
 
 impl MemPlanPipeline {
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
-        if module.name().as_string_ref().as_str() != Ok("builtin.module") {
-            emit_error(
-                module.location(),
-                &format!(
-                    "{}: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op",
-                    self.flag
-                ),
-            );
-            return Err(PassFailed);
-        }
-        let build = |flag: &str| {
-            IrModel::build(module, &self.root).map_err(|e| {
-                emit_error(e.location, &format!("{flag}: {}", e.message));
-                PassFailed
-            })
-        };
-        let mut model = build("inplace-support-check")?;
+        check_module(module, self.flag)?;
+        let mut model = build_model(module, &self.root, "inplace-support-check")?;
         let rewriter = IrRewriter::for_op(module);
         let rw = rewriter.rewriter();
         let mut batch = AttrBatch::new(module.context());
@@ -118,7 +105,7 @@ impl MemPlanPipeline {
                 // The IR's order could not be matched: read the model again.
                 self.rereads.add(1);
                 batch.flush(&model, &rw);
-                model = build("mem-inplace")?;
+                model = build_model(module, &self.root, "mem-inplace")?;
             }
         }
         let candidates = model

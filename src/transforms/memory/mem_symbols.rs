@@ -14,7 +14,7 @@
 //! least `n` anchors). The pass changes nothing. Analysis:
 //! [`crate::analysis::memory::symbols`].
 
-use super::{model_from_ir::IrModel, ROOT_OPTION};
+use super::{build_model, check_module, ROOT_OPTION};
 use crate::{
     analysis::memory::{
         model::{GraphId, ROOT},
@@ -76,20 +76,8 @@ struct MemSymbols {
 
 impl MemSymbols {
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
-        if module.name().as_string_ref().as_str() != Ok("builtin.module") {
-            emit_error(
-                module.location(),
-                &format!(
-                    "{}: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op",
-                    self.flag
-                ),
-            );
-            return Err(PassFailed);
-        }
-        let model = IrModel::build(module, &self.root).map_err(|e| {
-            emit_error(e.location, &format!("{}: {}", self.flag, e.message));
-            PassFailed
-        })?;
+        check_module(module, self.flag)?;
+        let model = build_model(module, &self.root, self.flag)?;
         let g = &model.graph;
         let scope = if self.scope.is_empty() {
             ROOT

@@ -135,6 +135,34 @@ pub const OFFLINE_OPTION: OptionSpec = OptionSpec {
 /// The options every memory pass has.
 pub const COMMON_OPTIONS: &[OptionSpec] = &[ROOT_OPTION, REMARKS_OPTION];
 
+/// Fails (with an error at `module`) unless the pass runs on the `builtin.module`: every
+/// memory pass sees a GE graph with all its subgraphs, as GE's passes do.
+pub(crate) fn check_module(module: melior::ir::OperationRef, flag: &str) -> Result<(), PassFailed> {
+    if module.name().as_string_ref().as_str() == Ok("builtin.module") {
+        return Ok(());
+    }
+    emit_error(
+        module.location(),
+        &format!(
+            "{flag}: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op"
+        ),
+    );
+    Err(PassFailed)
+}
+
+/// The model of `module` rooted at function `root`; an error is reported at its location,
+/// prefixed with the pass `flag`.
+pub(crate) fn build_model<'c, 'a>(
+    module: melior::ir::OperationRef<'c, 'a>,
+    root: &str,
+    flag: &str,
+) -> Result<IrModel<'c, 'a>, PassFailed> {
+    IrModel::build(module, root).map_err(|e| {
+        emit_error(e.location, &format!("{flag}: {}", e.message));
+        PassFailed
+    })
+}
+
 /// What a memory pass instance runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -347,16 +375,7 @@ impl MemoryPass {
     }
 
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
-        if module.name().as_string_ref().as_str() != Ok("builtin.module") {
-            emit_error(
-                module.location(),
-                &format!(
-                    "{}: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op",
-                    self.flag
-                ),
-            );
-            return Err(PassFailed);
-        }
+        check_module(module, self.flag)?;
         let mut model = IrModel::build(module, &self.root).map_err(|e| {
             self.report(LocatedError {
                 message: format!("{}: {}", self.flag, e.message),

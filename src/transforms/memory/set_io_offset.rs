@@ -9,6 +9,7 @@
 //! Decisions: [`crate::analysis::memory::io_offset`].
 
 use super::{
+    build_model, check_module,
     model_from_ir::IrModel,
     plan_attrs::{has_marked_op, IrOffsets},
     REMARKS_OPTION, ROOT_OPTION,
@@ -100,24 +101,12 @@ impl Offsets for IrOffsets {
 
 impl SetIoOffset {
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
-        if module.name().as_string_ref().as_str() != Ok("builtin.module") {
-            emit_error(
-                module.location(),
-                &format!(
-                    "{}: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op",
-                    self.flag
-                ),
-            );
-            return Err(PassFailed);
-        }
+        check_module(module, self.flag)?;
         // Most graphs mark no node: nothing to build a model for.
         if !self.concerned(module) {
             return Ok(());
         }
-        let model = IrModel::build(module, &self.root).map_err(|e| {
-            emit_error(e.location, &format!("{}: {}", self.flag, e.message));
-            PassFailed
-        })?;
+        let model = build_model(module, &self.root, self.flag)?;
         let rewriter = IrRewriter::for_op(module);
         self.run_stage(&model, &rewriter.rewriter())
     }

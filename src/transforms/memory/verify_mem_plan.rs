@@ -7,7 +7,7 @@
 //! Options: `root=<func>`.
 
 use super::{
-    model_from_ir::IrModel,
+    build_model, check_module,
     plan_attrs::{func_of, stream_info, IrOffsets, MEMORY_SIZE},
     ROOT_OPTION,
 };
@@ -55,20 +55,8 @@ struct VerifyMemPlan {
 
 impl VerifyMemPlan {
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
-        if module.name().as_string_ref().as_str() != Ok("builtin.module") {
-            emit_error(
-                module.location(),
-                &format!(
-                    "{}: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op",
-                    self.flag
-                ),
-            );
-            return Err(PassFailed);
-        }
-        let model = IrModel::build(module, &self.root).map_err(|e| {
-            emit_error(e.location, &format!("{}: {}", self.flag, e.message));
-            PassFailed
-        })?;
+        check_module(module, self.flag)?;
+        let model = build_model(module, &self.root, self.flag)?;
         let g = &model.graph;
         let offsets = IrOffsets::read(&model);
         let view = PlanView {

@@ -4,9 +4,12 @@
 # with remarks on, identical diagnostics; --verify-mem-plan must accept the fused plan.
 # Every fourth seed runs after --stream-alloc (streams and events constrain the plan), every
 # third with remarks=true on every pass.
-# Usage: mem-plan-fused.sh OUTDIR SEEDS OPS
+# Then the same comparison (IR, diagnostics with remarks, exit status) on every hand-written
+# memory test input in TESTDIR (split at `// -----`): layout conflicts of every checker,
+# zero-copy offsets, error cases.
+# Usage: mem-plan-fused.sh OUTDIR SEEDS OPS TESTDIR
 set -euo pipefail
-dir=$1 seeds=$2 ops=$3
+dir=$1 seeds=$2 ops=$3 tests=$4
 compared=0 streamed=0 remarked=0 copies=0
 for family in transformer resnet wide-dag control-flow; do
     for ((seed = 1; seed <= seeds; seed++)); do
@@ -46,3 +49,21 @@ for family in transformer resnet wide-dag control-flow; do
 done
 echo "compared $compared graphs ($streamed after stream allocation, $remarked with remarks)"
 ((copies > 0)) && echo "some graphs had layout copies"
+files=0
+for file in "$tests"/*.ge "$tests"/*.mlir; do
+    set +e
+    ge-opt --split-input-file "$file" --inplace-support-check=remarks=true \
+        --mem-layout-conflict=remarks=true --mem-inplace=remarks=true --mem-assign \
+        --set-io-offset=remarks=true >"$dir/separate.out" 2>&1
+    separate=$?
+    ge-opt --split-input-file "$file" --ge-mem-plan-pipeline=remarks=true >"$dir/fused.out" 2>&1
+    fused=$?
+    set -e
+    if ((separate != fused)) || ! diff -q "$dir/separate.out" "$dir/fused.out" >/dev/null; then
+        echo "DIFFERS: $file (exit $separate vs $fused)"
+        diff "$dir/separate.out" "$dir/fused.out" | head -20
+        exit 1
+    fi
+    files=$((files + 1))
+done
+echo "compared $files test inputs"
