@@ -19,6 +19,7 @@
 //! passes. [`Pipeline`] therefore splits pipeline text itself, hands runs of upstream
 //! elements to MLIR's parser, and builds ours from this table.
 
+pub mod aliases;
 mod build;
 pub mod options;
 pub mod statistics;
@@ -220,6 +221,14 @@ pub fn pass_table() -> String {
                 }
             ));
         }
+    }
+    for alias in aliases::ALIASES {
+        let flag = format!("--{}", alias.flag);
+        out.push_str(&format!("  {flag:<WIDTH$} - {}\n", alias.description));
+        out.push_str(&format!(
+            "  {:<WIDTH$} - options go to the passes that declare them\n",
+            "  (pipeline alias)"
+        ));
     }
     out
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs ge-opt's main job on the bundled example: import a GE graph
-# written in the .ge format, run GE's memory-conflict passes and stream allocation, print the MLIR result, and check that
-# stock mlir-opt accepts it with our IRDL dialect.
+# written in the .ge format, run GE's compile-time memory and stream passes in GE's order
+# (--ge-compile: memory conflicts, stream allocation, the static memory plan and its
+# verifier), print the MLIR result, and check that stock mlir-opt accepts it with our IRDL
+# dialect.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,8 +14,8 @@ example=examples/allreduce_step.ge
 
 echo "== $example"
 cat "$example"
-echo "== ge-opt --ge-memory-pipeline --stream-alloc --mlir-pass-statistics $example"
-"$GE_OPT" --ge-memory-pipeline --stream-alloc --stream-alloc-summary=target/demo-streams.json \
+echo "== ge-opt --ge-compile --mlir-pass-statistics $example"
+"$GE_OPT" --ge-compile --stream-alloc-summary=target/demo-streams.json \
   --mlir-pass-statistics "$example" -o target/demo.mlir
 cat target/demo.mlir
 echo "== stream allocation summary (target/demo-streams.json)"

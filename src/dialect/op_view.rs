@@ -173,12 +173,16 @@ pub fn convert_attribute(attr: Attribute<'_>) -> AttrValue {
     }
     if attr.is_string() {
         if let Ok(s) = StringAttribute::try_from(attr) {
-            return AttrValue::Str(s.value().to_string());
+            if let Some(text) = crate::ir::string_value(s) {
+                return AttrValue::Str(text.to_string());
+            }
         }
     }
     if attr.is_flat_symbol_ref() {
         if let Ok(s) = FlatSymbolRefAttribute::try_from(attr) {
-            return AttrValue::Symbol(s.value().to_string());
+            if let Some(text) = crate::ir::symbol_value(s) {
+                return AttrValue::Symbol(text.to_string());
+            }
         }
     }
     if attr.is_symbol_ref() {

@@ -75,7 +75,8 @@ fn functions<'c, 'a>(module: &'a Module<'c>) -> HashMap<String, Function<'c, 'a>
             .attribute("sym_name")
             .ok()
             .and_then(|a| StringAttribute::try_from(a).ok())
-            .map(|s| s.value().to_owned());
+            .and_then(crate::ir::string_value)
+            .map(str::to_owned);
         let signature = op
             .attribute("function_type")
             .ok()

@@ -13,7 +13,7 @@ use crate::{
     pipeline::{PassStatistics, Pipeline},
     syntax,
 };
-use diagnostics::{render, Diag, DiagnosticCollector, Severity, Sources};
+use diagnostics::{render, Diag, DiagnosticCollector, FileLoc, Severity, Sources};
 use melior::{
     ir::{
         operation::{OperationLike, OperationPrintingFlags},
@@ -229,8 +229,32 @@ impl<'a> Driver<'a> {
             });
         }
 
+        if self.format == Format::Mlir {
+            if let Some((line, column)) = source::find_excess_nesting(chunk.text) {
+                diagnostics.push(Diag::at(
+                    Severity::Error,
+                    FileLoc {
+                        file: self.input.name.clone(),
+                        line: chunk.first_line + line - 1,
+                        column,
+                    },
+                    format!(
+                        "nested deeper than {} levels of brackets (MLIR's parser would \
+                         overflow its stack)",
+                        source::MAX_MLIR_NESTING
+                    ),
+                ));
+                return Err(ChunkError::Failed);
+            }
+        }
         let module = self.parse(context, collector, chunk, split);
         self.flush(collector, diagnostics);
+        if self.format == Format::Mlir
+            && matches!(module, Err(ChunkError::Failed))
+            && !diagnostics.iter().any(|d| d.severity == Severity::Error)
+        {
+            diagnostics.push(self.silent_parse_failure(chunk));
+        }
         let mut module = module?;
 
         let result = manager.run(&mut module);
@@ -310,6 +334,37 @@ impl<'a> Driver<'a> {
                     Err(ChunkError::Failed)
                 }
             }
+        }
+    }
+
+    /// MLIR 22's parser fails without a word on the custom (pretty) form of an op of a
+    /// dialect loaded from IRDL (`%r = ascend.add(...)`): IRDL ops have no custom parser
+    /// and the failing hook emits nothing. A failure must never be silent, so the driver
+    /// names the first such op, or the chunk's first line when it cannot find one.
+    fn silent_parse_failure(&self, chunk: &Chunk) -> Diag {
+        let file = self.input.name.clone();
+        match source::find_custom_form_op(chunk.text) {
+            Some((line, column, op)) => Diag::at(
+                Severity::Error,
+                FileLoc {
+                    file,
+                    line: chunk.first_line + line - 1,
+                    column,
+                },
+                format!(
+                    "custom assembly form of '{op}' cannot be parsed: ops of the IRDL-defined \
+                     dialect only have the generic form \"{op}\"(...) : (...) -> (...)"
+                ),
+            ),
+            None => Diag::at(
+                Severity::Error,
+                FileLoc {
+                    file,
+                    line: chunk.first_line,
+                    column: 1,
+                },
+                "the MLIR parser failed without a diagnostic",
+            ),
         }
     }
 

@@ -166,6 +166,81 @@ fn rename<'c>(context: &'c Context, location: Location<'c>, from: &str, to: &str
     location
 }
 
+/// The first op written in custom assembly form with the `ascend.` prefix, as
+/// `(line, column, op name)` (1-based, columns in bytes as MLIR counts them): a bare
+/// `ascend.x` token outside strings and comments that is not a type (`!ascend.`), an
+/// attribute (`#ascend.`) or part of a longer name.
+pub fn find_custom_form_op(text: &str) -> Option<(usize, usize, String)> {
+    const PREFIX: &str = "ascend.";
+    for (index, line) in text.lines().enumerate() {
+        let bytes = line.as_bytes();
+        let mut in_string = false;
+        let mut i = 0;
+        while i < bytes.len() {
+            let byte = bytes[i];
+            if in_string {
+                match byte {
+                    b'\\' => i += 1,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+            } else if byte == b'"' {
+                in_string = true;
+            } else if line[i..].starts_with("//") {
+                break;
+            } else if line[i..].starts_with(PREFIX) && (i == 0 || !is_name_or_sigil(bytes[i - 1])) {
+                let end = line[i + PREFIX.len()..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                    .map_or(line.len(), |n| i + PREFIX.len() + n);
+                return Some((index + 1, i + 1, line[i..end].to_owned()));
+            }
+            i += 1;
+        }
+    }
+    None
+}
+
+/// Bytes that make an `ascend.` just after them part of something else than an op name.
+fn is_name_or_sigil(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'!' | b'#' | b'@' | b'%' | b'$')
+}
+
+/// Deepest `(`/`[`/`{` nesting accepted in `.mlir` input. MLIR's parser recurses once per
+/// level and overflows the stack somewhere past ten thousand (stock mlir-opt crashes the
+/// same way); real graphs nest a handful of levels (a dense literal one per tensor rank).
+pub const MAX_MLIR_NESTING: usize = 1000;
+
+/// The first bracket that opens level [`MAX_MLIR_NESTING`] + 1, as `(line, column)`
+/// (1-based, byte columns), skipping strings and `//` comments. A bracket counter, not a
+/// parser: MLIR still parses the text.
+pub fn find_excess_nesting(text: &str) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    for (index, line) in text.lines().enumerate() {
+        let bytes = line.as_bytes();
+        let mut in_string = false;
+        let mut i = 0;
+        while i < bytes.len() {
+            match (in_string, bytes[i]) {
+                (true, b'\\') => i += 1,
+                (true, b'"') => in_string = false,
+                (true, _) => {}
+                (false, b'"') => in_string = true,
+                (false, b'/') if bytes.get(i + 1) == Some(&b'/') => break,
+                (false, b'(' | b'[' | b'{') => {
+                    depth += 1;
+                    if depth > MAX_MLIR_NESTING {
+                        return Some((index + 1, i + 1));
+                    }
+                }
+                (false, b')' | b']' | b'}') => depth = depth.saturating_sub(1),
+                (false, _) => {}
+            }
+            i += 1;
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,5 +288,35 @@ mod tests {
             (location.file.as_str(), location.line, location.column),
             ("<stdin>", 3, 3)
         );
+    }
+
+    #[test]
+    fn finds_the_custom_form_op_but_not_types_strings_or_comments() {
+        let text = "// ascend.add in a comment\n  %0 = \"ascend.add\"(%a) : (tensor<f32>) -> !ascend.ctrl\n  %1:2 = ascend.real_div\"(%x)";
+        assert_eq!(
+            find_custom_form_op(text),
+            Some((3, 10, "ascend.real_div".to_owned()))
+        );
+        assert_eq!(
+            find_custom_form_op("%0 = \"ascend.add\"() {s = \"a \\\" ascend.x\"}"),
+            None
+        );
+    }
+
+    #[test]
+    fn finds_the_bracket_past_the_nesting_limit_outside_strings_and_comments() {
+        let deep = format!(
+            "{}{}",
+            "[".repeat(MAX_MLIR_NESTING),
+            "]".repeat(MAX_MLIR_NESTING)
+        );
+        assert_eq!(find_excess_nesting(&deep), None);
+        let text = format!(
+            "// {}\n\"{}\" x = {}",
+            "[".repeat(2000),
+            "(".repeat(2000),
+            "{".repeat(1001)
+        );
+        assert_eq!(find_excess_nesting(&text), Some((2, 3008)));
     }
 }

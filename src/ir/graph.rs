@@ -266,7 +266,10 @@ pub struct SubgraphRef {
 fn symbols_in(attr: Attribute) -> Vec<String> {
     if attr.is_flat_symbol_ref() {
         if let Ok(sym) = FlatSymbolRefAttribute::try_from(attr) {
-            return vec![sym.value().to_string()];
+            return super::symbol_value(sym)
+                .map(str::to_string)
+                .into_iter()
+                .collect();
         }
     }
     if !attr.is_array() {
@@ -282,7 +285,7 @@ fn symbols_in(attr: Attribute) -> Vec<String> {
             .filter_map(|i| array.element(i).ok())
             .filter(|a| a.is_flat_symbol_ref())
             .filter_map(|a| FlatSymbolRefAttribute::try_from(a).ok())
-            .map(|s| s.value().to_string())
+            .filter_map(|s| super::symbol_value(s).map(str::to_string))
             .collect();
         if all.len() == array.len() {
             return all;

@@ -42,7 +42,7 @@ pub use graph::{
     SubgraphRef, SubgraphTree,
 };
 pub use insert::{bypass_and_erase, insert_after_output, insert_before_input};
-pub use ops::{OpKey, Producer, Use};
+pub use ops::{string_value, symbol_value, OpKey, Producer, Use};
 pub use pattern::{
     apply_greedily, walk_and_apply, FrozenPatternSet, GreedyConfig, OpPattern, PatternError,
     PatternSet,

@@ -278,6 +278,19 @@ pub fn display_name(op: OperationRef) -> String {
 // The readers test the kind with `is_*` first: melior's failing `try_from` prints the
 // attribute into its error message, which is slow for large attributes.
 
+/// The text of a string attribute: `""` for an empty one, `None` when its bytes are not
+/// UTF-8. Use this, never melior's `StringAttribute::value`, which panics on both.
+pub fn string_value<'c>(attr: StringAttribute<'c>) -> Option<&'c str> {
+    std::str::from_utf8(prim::string_attr_bytes(attr)).ok()
+}
+
+/// The name a flat symbol reference names (same contract as [`string_value`]).
+pub fn symbol_value<'c>(
+    attr: melior::ir::attribute::FlatSymbolRefAttribute<'c>,
+) -> Option<&'c str> {
+    std::str::from_utf8(prim::symbol_ref_bytes(attr)).ok()
+}
+
 /// Calls `f` with the name of each of `op`'s attributes as bytes (no UTF-8 validation; see
 /// [`prim::string_ref_bytes`]), in the op's attribute order.
 pub fn for_each_attribute_name(op: OperationRef, mut f: impl FnMut(&[u8])) {
@@ -289,7 +302,7 @@ pub fn for_each_attribute_name(op: OperationRef, mut f: impl FnMut(&[u8])) {
 /// A string attribute.
 pub fn str_attr<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<&'c str> {
     let attr = op.attribute(name).ok().filter(|a| a.is_string())?;
-    StringAttribute::try_from(attr).ok().map(|s| s.value())
+    StringAttribute::try_from(attr).ok().and_then(string_value)
 }
 
 /// An integer attribute (signless / signed, as GE stores them).

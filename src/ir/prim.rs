@@ -7,17 +7,21 @@
 
 use melior::{
     ir::{
-        attribute::AttributeLike, block::BlockLike, operation::OperationLike, r#type::TypeLike,
+        attribute::{AttributeLike, FlatSymbolRefAttribute, StringAttribute},
+        block::BlockLike,
+        operation::OperationLike,
+        r#type::TypeLike,
         Attribute, BlockRef, Identifier, OperationRef, Type, Value, ValueLike,
     },
     ContextRef, StringRef,
 };
 use mlir_sys::{
-    mlirBoolAttrGet, mlirDenseI32ArrayGet, mlirDialectGetNamespace, mlirIdentifierGet,
-    mlirIntegerAttrGet, mlirIntegerTypeGet, mlirOpOperandGetNextUse, mlirOpOperandGetOperandNumber,
-    mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOperationRemoveAttributeByName,
-    mlirOperationSetAttributeByName, mlirOperationSetOperand, mlirOperationSetOperands,
-    mlirStringAttrGet, mlirTypeGetDialect, mlirTypeParseGet, mlirValueGetFirstUse, MlirValue,
+    mlirBoolAttrGet, mlirDenseI32ArrayGet, mlirDialectGetNamespace, mlirFlatSymbolRefAttrGetValue,
+    mlirIdentifierGet, mlirIntegerAttrGet, mlirIntegerTypeGet, mlirOpOperandGetNextUse,
+    mlirOpOperandGetOperandNumber, mlirOpOperandGetOwner, mlirOpOperandIsNull,
+    mlirOperationRemoveAttributeByName, mlirOperationSetAttributeByName, mlirOperationSetOperand,
+    mlirOperationSetOperands, mlirStringAttrGet, mlirStringAttrGetValue, mlirTypeGetDialect,
+    mlirTypeParseGet, mlirValueGetFirstUse, MlirValue,
 };
 use std::ffi::c_int;
 
@@ -41,6 +45,31 @@ pub(crate) fn string_ref_bytes<'a>(s: StringRef<'a>) -> &'a [u8] {
     }
     // SAFETY: a `StringRef<'a>` handed out by melior points at `length` bytes that live for
     // `'a` (the context's identifier or attribute storage); they are only read.
+    unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) }
+}
+
+/// The bytes of a string attribute (empty for ""). melior's `StringAttribute::value` panics
+/// on an empty string (it reads the last byte of an empty slice) and on bytes that are not
+/// UTF-8 (MLIR strings may hold any bytes: `"\\FF"`).
+pub(crate) fn string_attr_bytes<'c>(attr: StringAttribute<'c>) -> &'c [u8] {
+    // SAFETY: `attr` is a live string attribute; its storage lives as long as the context.
+    let raw = unsafe { mlirStringAttrGetValue(attr.to_raw()) };
+    raw_bytes(raw)
+}
+
+/// The bytes of a flat symbol reference's name (same caveats as [`string_attr_bytes`]).
+pub(crate) fn symbol_ref_bytes<'c>(attr: FlatSymbolRefAttribute<'c>) -> &'c [u8] {
+    // SAFETY: `attr` is a live flat symbol reference owned by the context.
+    let raw = unsafe { mlirFlatSymbolRefAttrGetValue(attr.to_raw()) };
+    raw_bytes(raw)
+}
+
+fn raw_bytes<'a>(raw: mlir_sys::MlirStringRef) -> &'a [u8] {
+    if raw.length == 0 || raw.data.is_null() {
+        return &[];
+    }
+    // SAFETY: MLIR hands out `length` bytes of uniqued context storage, never freed while
+    // the context lives; they are only read.
     unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) }
 }
 

@@ -2,6 +2,7 @@
 //! manager.
 
 use super::{
+    aliases::lookup_alias,
     lookup,
     options::{parse_assignments, PassOptions},
     statistics::PassStatistics,
@@ -50,10 +51,13 @@ impl Pipeline {
                 extra.push((pass, option.to_owned(), value.to_owned()));
                 continue;
             }
-            let info = lookup(name).ok_or_else(|| format!("unknown pass flag '--{name}'"))?;
             let assignments = parse_assignments(options.unwrap_or(""))
                 .map_err(|error| format!("--{name}: {error}"))?;
-            passes.push((info, assignments));
+            match (lookup(name), lookup_alias(name)) {
+                (Some(info), _) => passes.push((info, assignments)),
+                (None, Some(alias)) => passes.extend(alias.expand(&assignments)?),
+                (None, None) => return Err(format!("unknown pass flag '--{name}'")),
+            }
         }
         for (pass, option, value) in &extra {
             let mut found = false;
@@ -108,7 +112,9 @@ impl Pipeline {
 pub fn is_pass_flag(arg: &str) -> bool {
     arg.strip_prefix("--")
         .map(|rest| rest.split_once('=').map_or(rest, |(name, _)| name))
-        .is_some_and(|name| lookup(name).is_some() || option_flag(name).is_some())
+        .is_some_and(|name| {
+            lookup(name).is_some() || lookup_alias(name).is_some() || option_flag(name).is_some()
+        })
 }
 
 /// A command-line flag that sets one option of a pass: (pass flag, option).
@@ -123,13 +129,21 @@ fn parse_steps(body: &str) -> Result<Vec<Step>, String> {
     let mut steps: Vec<Step> = Vec::new();
     for text in split_top_level(body)? {
         let step = match parse_element(text)? {
-            Element::Pass { name, options } => match lookup(name) {
-                Some(info) => {
+            Element::Pass { name, options } => match (lookup(name), lookup_alias(name)) {
+                (Some(info), _) => {
                     let assignments = parse_assignments(options.unwrap_or(""))
                         .map_err(|error| format!("{name}: {error}"))?;
                     Step::Ours(PassOptions::resolve(info, &assignments)?)
                 }
-                None => Step::Upstream(text.to_owned()),
+                (None, Some(alias)) => {
+                    let assignments = parse_assignments(options.unwrap_or(""))
+                        .map_err(|error| format!("{name}: {error}"))?;
+                    for (info, own) in alias.expand(&assignments)? {
+                        steps.push(Step::Ours(PassOptions::resolve(info, &own)?));
+                    }
+                    continue;
+                }
+                (None, None) => Step::Upstream(text.to_owned()),
             },
             Element::Nested { anchor, body } => {
                 let nested = parse_steps(body)?;
@@ -241,6 +255,34 @@ mod tests {
             })
             .collect();
         assert_eq!(starts, vec![5, 0]);
+    }
+
+    #[test]
+    fn aliases_expand_in_flags_and_in_pipeline_text() {
+        let from_flags = Pipeline::from_flags(&["ge-compile=single-stream=true"]).unwrap();
+        let from_text =
+            Pipeline::parse("builtin.module(cse, ge-compile{single-stream=true}, cse)").unwrap();
+        let expected = crate::pipeline::aliases::lookup_alias("ge-compile")
+            .unwrap()
+            .passes
+            .iter()
+            .map(|flag| format!("ours:{flag}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(shape(from_flags.steps()), expected);
+        assert_eq!(
+            shape(from_text.steps()),
+            format!("up:cse {expected} up:cse")
+        );
+        for pipeline in [&from_flags, &from_text] {
+            let stream = pipeline.steps().iter().find_map(|step| match step {
+                Step::Ours(options) if options.info().flag == "stream-alloc" => Some(options),
+                _ => None,
+            });
+            assert_eq!(stream.unwrap().bool("single-stream"), Ok(true));
+        }
+        assert!(is_pass_flag("--ge-compile"));
+        assert!(Pipeline::from_flags(&["ge-compile=bogus=1"]).is_err());
     }
 
     #[test]

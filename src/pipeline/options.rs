@@ -220,7 +220,10 @@ fn unknown_option(info: &PassInfo, name: &str) -> String {
 
 /// Splits an option list (`k=v,k2="a b" k3 k4={x,y}`) into `(name, value)` pairs.
 /// Quotes around a value are removed; braces are kept (the option parses them).
-pub fn parse_assignments(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
+/// One `name=value` (or bare `name`) option assignment as written.
+pub type Assignment = (String, Option<String>);
+
+pub fn parse_assignments(text: &str) -> Result<Vec<Assignment>, String> {
     let mut result = Vec::new();
     let mut rest = text;
     loop {

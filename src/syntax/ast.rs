@@ -24,6 +24,8 @@ pub struct File {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Graph {
     pub name: Name,
+    /// `attributes {...}`: the function's own attributes (e.g. `_dynamic_shape_partitioned`).
+    pub attrs: Vec<Attr>,
     pub nodes: Vec<Node>,
     pub ret: Option<Return>,
     /// The `graph` keyword.

@@ -4,7 +4,7 @@
 use super::{
     ast::{File, Span},
     diagnostics::Diagnostic,
-    lexer::{LexError, Lexer, Tok},
+    lexer::{LexError, LexErrorKind, Lexer, Tok},
 };
 use lalrpop_util::ParseError;
 
@@ -14,11 +14,61 @@ lalrpop_util::lalrpop_mod!(
     "/ascend.rs"
 );
 
+/// Deepest nesting of `[`, `(` and `<` the format accepts. The parser itself keeps an
+/// explicit stack, but the syntax tree's values nest as deep as the text, and lowering,
+/// printing and dropping them recurse: a hostile file must get an error, not a stack
+/// overflow. Real attribute values nest a few levels.
+pub const MAX_NESTING: usize = 256;
+
 /// Parses a whole `.ge` file into its syntax tree.
 pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
     grammar::FileParser::new()
-        .parse(Lexer::new(source))
+        .parse(NestingLimit::new(Lexer::new(source)))
         .map_err(|e| syntax_error(source, e))
+}
+
+/// Passes tokens through, failing at the first opening bracket beyond [`MAX_NESTING`].
+struct NestingLimit<I> {
+    tokens: I,
+    depth: usize,
+}
+
+impl<I> NestingLimit<I> {
+    fn new(tokens: I) -> Self {
+        NestingLimit { tokens, depth: 0 }
+    }
+}
+
+impl<'input, I> Iterator for NestingLimit<I>
+where
+    I: Iterator<Item = Result<(usize, Tok<'input>, usize), LexError>>,
+{
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let item = self.tokens.next()?;
+        if let Ok((start, tok, end)) = &item {
+            match tok {
+                Tok::LBracket | Tok::LParen | Tok::Lt => {
+                    self.depth += 1;
+                    if self.depth > MAX_NESTING {
+                        return Some(Err(LexError {
+                            kind: LexErrorKind::Invalid(format!(
+                                "nested deeper than {MAX_NESTING} levels"
+                            )),
+                            start: *start,
+                            end: *end,
+                        }));
+                    }
+                }
+                Tok::RBracket | Tok::RParen | Tok::Gt => {
+                    self.depth = self.depth.saturating_sub(1);
+                }
+                _ => {}
+            }
+        }
+        Some(item)
+    }
 }
 
 /// Makes lalrpop's terminal names readable: `"graph"` -> `` `graph` ``, `Ident` -> identifier.

@@ -171,7 +171,30 @@ impl<'t, 'c> Printer<'t, 'c> {
 
     fn function(&mut self, f: &OperationRef<'c, '_>) {
         let graph = string_attr(f, "sym_name").unwrap_or_default();
-        self.out.push_str(&format!("graph {} {{\n", name(&graph)));
+        let mut header = format!("graph {}", name(&graph));
+        let mut attrs: Vec<(String, String)> = Vec::new();
+        for (key, value) in f.attributes() {
+            let key = key.as_string_ref().as_str().unwrap_or("").to_string();
+            match key.as_str() {
+                "sym_name" | "function_type" | "sym_visibility" => {}
+                "arg_attrs" | "res_attrs" => {
+                    self.problem("", format!("`{key}` of function `{graph}`"));
+                }
+                _ => {
+                    let text = self.attr(value);
+                    attrs.push((key, text));
+                }
+            }
+        }
+        if !attrs.is_empty() {
+            attrs.sort_by(|a, b| a.0.cmp(&b.0));
+            let attrs: Vec<String> = attrs
+                .iter()
+                .map(|(k, v)| format!("{} = {v}", name(k)))
+                .collect();
+            header.push_str(&format!(" attributes {{{}}}", attrs.join(", ")));
+        }
+        self.out.push_str(&format!("{header} {{\n"));
         let Some(block) = f.region(0).ok().and_then(|r| r.first_block()) else {
             self.problem("  ", format!("function `{graph}` has no body"));
             self.out.push_str("}\n");
@@ -386,10 +409,9 @@ impl<'t, 'c> Printer<'t, 'c> {
             .then(|| StringAttribute::try_from(a).ok())
             .flatten()
         {
-            return if a.r#type().to_string() == "none" {
-                quote(s.value())
-            } else {
-                raw(a)
+            return match crate::ir::string_value(s) {
+                Some(text) if a.r#type().to_string() == "none" => quote(text),
+                _ => raw(a),
             };
         }
         if let Some(list) = a
@@ -408,7 +430,10 @@ impl<'t, 'c> Printer<'t, 'c> {
             .then(|| FlatSymbolRefAttribute::try_from(a).ok())
             .flatten()
         {
-            return format!("@{}", name(s.value()));
+            if let Some(symbol) = crate::ir::symbol_value(s) {
+                return format!("@{}", name(symbol));
+            }
+            return raw(a);
         }
         if let Some(t) = a
             .is_type()
@@ -430,7 +455,8 @@ fn string_attr(o: &OperationRef, key: &str) -> Option<String> {
     let a = o.attribute(key).ok().filter(|a| a.is_string())?;
     StringAttribute::try_from(a)
         .ok()
-        .map(|s| s.value().to_string())
+        .and_then(crate::ir::string_value)
+        .map(str::to_string)
 }
 
 /// `dense<T>(v)` for splats, `dense<T>[v, ...]` otherwise; `None` when the `.ge` form cannot

@@ -94,7 +94,8 @@ impl TopoOrder {
                 .attribute("sym_name")
                 .ok()
                 .and_then(|attribute| StringAttribute::try_from(attribute).ok())
-                .map_or_else(String::new, |name| name.value().to_owned());
+                .and_then(crate::ir::string_value)
+                .map_or_else(String::new, str::to_owned);
             emit_error(
                 function.location(),
                 &format!(

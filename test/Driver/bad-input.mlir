@@ -12,6 +12,15 @@
 // RUN: ge-opt %t.empty.mlir --split-input-file | FileCheck %s --check-prefix=EMPTY
 // RUN: printf 'func.func @f( {' | not ge-opt 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // RUN: not ge-opt %s -o 2>&1 | FileCheck %s --check-prefix=NOVALUE
+// MLIR's own parser fails silently on the custom form of an IRDL op; ge-opt names it.
+// RUN: printf 'func.func @f(%%%%a: tensor<f32>) {\n  %%%%0:2 = ascend.relu(%%%%a) : (tensor<f32>) -> (tensor<f32>, !ascend.ctrl)\n  return\n}\n' > %t.custom.mlir
+// RUN: not ge-opt %t.custom.mlir 2>&1 | FileCheck %s --check-prefix=CUSTOM
+// RUN: printf '// -----\n  %%%%0 = ascend.relu\n' | not ge-opt --split-input-file 2>&1 | FileCheck %s --check-prefix=CUSTOM-SPLIT
+// Nesting so deep that MLIR's recursive parser would overflow the stack: an error instead.
+// RUN: python3 -c "print('func.func @f() attributes {a = ' + '[' * 60000 + ']' * 60000 + '} {\\n  return\\n}')" > %t.deep.mlir
+// RUN: not ge-opt %t.deep.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEEP
+// RUN: python3 -c "print('graph main {\\n  k = \\\"X\\\"() {a = ' + '[' * 60000 + ']' * 60000 + '} : ()\\n}')" > %t.deep.ge
+// RUN: not ge-opt %t.deep.ge -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEEP-GE
 
 // FLAG: error: unexpected argument '--no-such-flag' found
 // FLAG: ge-opt --list-passes
@@ -23,3 +32,18 @@
 // EMPTY-NEXT: }
 // SYNTAX: <stdin>:1:14: error: expected non-function type
 // NOVALUE: error: a value is required for '-o <FILE>'
+// CUSTOM: custom.mlir:2:10: error: custom assembly form of 'ascend.relu' cannot be parsed: ops of the IRDL-defined dialect only have the generic form "ascend.relu"(...)
+// CUSTOM-SPLIT: <stdin>:2:8: error: custom assembly form of 'ascend.relu'
+// DEEP: deep.mlir:1:1031: error: nested deeper than 1000 levels of brackets (MLIR's parser would overflow its stack)
+// DEEP-GE: deep.ge:2:274: error: nested deeper than 256 levels
+
+// An empty or non-UTF-8 string attribute (MLIR strings may hold any bytes) is data, not a
+// crash: melior's string accessors panic on both, ours do not.
+// RUN: printf 'func.func @main() {\n  %%%%0 = "ascend.no_op"() {name = "\\FF"} : () -> !ascend.ctrl\n  %%%%1 = "ascend.no_op"() {name = ""} : () -> !ascend.ctrl\n  return\n}\n' > %t.strings.mlir
+// RUN: ge-opt %t.strings.mlir --emit=ge | FileCheck %s --check-prefix=STRINGS-GE
+// RUN: not ge-opt %t.strings.mlir --ge-memory-pipeline 2>&1 | FileCheck %s --check-prefix=STRINGS-MEM
+// RUN: not ge-opt %t.strings.mlir --stream-alloc 2>&1 | FileCheck %s --check-prefix=STRINGS-STREAM
+// STRINGS-GE: no_op_0 = NoOp() : ()
+// STRINGS-GE-NEXT: "" = NoOp() : ()
+// STRINGS-MEM: strings.mlir:2:8: error: ge-memory-pipeline: a GE node needs a `name` attribute (a UTF-8 string)
+// STRINGS-STREAM: strings.mlir:2:8: error: stream-alloc: attribute `name` must be a UTF-8 string, got "\FF"

@@ -396,6 +396,18 @@ impl StreamGraph {
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
     }
+    /// Whether `n` lies (transitively) inside a subgraph of `ancestor`.
+    pub fn is_ancestor(&self, ancestor: NodeId, n: NodeId) -> bool {
+        let mut parent = self.graphs[self.nodes[n].graph].parent;
+        while let Some(p) = parent {
+            if p == ancestor {
+                return true;
+            }
+            parent = self.graphs[self.nodes[p].graph].parent;
+        }
+        false
+    }
+
     pub fn graph(&self, id: GraphId) -> &Graph {
         &self.graphs[id]
     }
@@ -706,12 +718,16 @@ impl StreamOptions {
             }
         };
         let int = |v: &str| -> Result<i64, StreamError> {
-            v.parse::<i64>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                StreamError::new(
-                    ErrorKind::InvalidOption,
-                    format!("option {key}: `{v}` is not a positive integer"),
-                )
-            })
+            // Bounded so that task and event arithmetic over a million nodes cannot overflow.
+            v.parse::<i64>()
+                .ok()
+                .filter(|&n| n > 0 && n <= i64::from(i32::MAX))
+                .ok_or_else(|| {
+                    StreamError::new(
+                        ErrorKind::InvalidOption,
+                        format!("option {key}: `{v}` is not a positive integer up to 2147483647"),
+                    )
+                })
         };
         let narrow = |n: i64| -> Result<u32, StreamError> {
             u32::try_from(n).map_err(|_| {

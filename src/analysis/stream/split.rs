@@ -9,6 +9,10 @@
 //! nodes never split apart — a documented simplification of GE, which walks them as nodes.
 //! StreamActive nodes reserve one task per physical stream each activated stream becomes.
 //!
+//! Deviation from GE, on purpose: a stream is not split at the first node of a subgraph
+//! that directly follows its control-flow parent on the stream (see [`split_streams`]);
+//! the split happens one node later, so that stream may hold one node's tasks more.
+//!
 //! Deviation from GE, on purpose: when a split point carries `_continuous_stream_label`, GE
 //! counts the split node twice in the new stream's counter; we count it once.
 
@@ -216,9 +220,15 @@ pub fn split_streams(
             if let Some(l) = &node.attrs().continuous_stream_label {
                 continuous.entry(l.clone()).or_default().push(n);
             }
+            // Beyond GE's exempt kinds: the first node of a subgraph right after its own
+            // control-flow parent on this stream. GE splits there with an event sent after
+            // the parent's own tasks; in this IR a Send after the parent waits for the
+            // parent's end, which waits for its subgraphs: a deadlock. The split moves
+            // to the next node instead.
             let exempt = !node.subgraphs().is_empty()
                 || node.attrs().subgraph_first_active
-                || node.is(NodeKind::RTS_LABEL);
+                || node.is(NodeKind::RTS_LABEL)
+                || pre_node[si].is_some_and(|p| sg.is_ancestor(p, n));
             if !first && counter[si] + RESERVED_TASK_NUM > max && !exempt {
                 last_stream += 1;
                 let mut send = pre_node[si];

@@ -149,7 +149,11 @@ fn emit_graph<'c>(
     block.append_operation(func::r#return(&returned, loc.at(ret_span)));
     drop(built);
     let function_type = FunctionType::new(context, &cg.arg_types, &cg.result_types);
-    let mut fattrs: Vec<(Identifier<'c>, Attribute<'c>)> = Vec::new();
+    let mut fattrs: Vec<(Identifier<'c>, Attribute<'c>)> = cg
+        .attrs
+        .iter()
+        .map(|(key, value)| (Identifier::new(context, key), *value))
+        .collect();
     if !is_root {
         fattrs.push((
             Identifier::new(context, "sym_visibility"),

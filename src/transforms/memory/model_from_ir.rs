@@ -288,8 +288,9 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     fn node(&mut self, gid: GraphId, op: OperationRef<'c, 'a>) -> Result<NodeId, LocatedError<'c>> {
-        let name = ops::node_name(op)
-            .ok_or_else(|| LocatedError::at(op, "a GE node needs a `name` attribute"))?;
+        let name = ops::node_name(op).ok_or_else(|| {
+            LocatedError::at(op, "a GE node needs a `name` attribute (a UTF-8 string)")
+        })?;
         let ty = ops::ge_type(op).ok_or_else(|| {
             LocatedError::at(op, "the op is not in the op table and has no GE `type`")
         })?;

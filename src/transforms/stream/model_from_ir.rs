@@ -568,14 +568,21 @@ impl Caches {
             };
             let non_empty = || string().map(|s| (!s.is_empty()).then_some(s));
             let int = || as_int(value).ok_or_else(|| bad("an integer"));
+            // A node's task count: bounded so that a stream's sum cannot overflow.
+            let tasks = || {
+                as_int(value)
+                    .filter(|n| (0..=i64::from(i32::MAX)).contains(n))
+                    .ok_or_else(|| bad("a task count from 0 to 2147483647"))
+            };
             let flag = || as_bool(value).ok_or_else(|| bad("a bool"));
             let strings = || as_strs(value).ok_or_else(|| bad("a string or a string list"));
             match key {
                 semantics::attr::NAME => {
                     info.name = Some(
                         StringAttribute::try_from(value)
-                            .map(|s| s.value())
-                            .map_err(|_| bad("a string"))?,
+                            .ok()
+                            .and_then(crate::ir::string_value)
+                            .ok_or_else(|| bad("a UTF-8 string"))?,
                     )
                 }
                 semantics::attr::ENGINE => engine_override = Some(string()?),
@@ -610,9 +617,9 @@ impl Caches {
                 attr::FFTS_SUB_GRAPH | attr::FFTS_PLUS_SUB_GRAPH => {
                     a.ffts_subgraph = as_str(value).is_none_or(|s| !s.is_empty())
                 }
-                semantics::attr::NODE_SQE_NUM => a.node_sqe_num = Some(int()?),
-                semantics::attr::HCCL_TASK_NUM => a.hccl_task_num = Some(int()?),
-                attr::HCCL_ATTACHED_TASK_NUM => a.hccl_attached_task_num = Some(int()?),
+                semantics::attr::NODE_SQE_NUM => a.node_sqe_num = Some(tasks()?),
+                semantics::attr::HCCL_TASK_NUM => a.hccl_task_num = Some(tasks()?),
+                attr::HCCL_ATTACHED_TASK_NUM => a.hccl_attached_task_num = Some(tasks()?),
                 attr::LOGIC_STREAM_ID => info.allocated = true,
                 _ => {}
             }
@@ -795,7 +802,11 @@ fn dict_bool(dict: DictionaryAttribute, key: &str) -> Result<Option<bool>, Strin
 
 fn as_str<'c>(a: Attribute<'c>) -> Option<&'c str> {
     a.is_string()
-        .then(|| StringAttribute::try_from(a).ok().map(|s| s.value()))
+        .then(|| {
+            StringAttribute::try_from(a)
+                .ok()
+                .and_then(crate::ir::string_value)
+        })
         .flatten()
 }
 
@@ -850,5 +861,7 @@ fn op_name(op: OperationRef) -> String {
 
 fn string_value<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<&'c str> {
     let attr = op.attribute(name).ok()?;
-    StringAttribute::try_from(attr).ok().map(|s| s.value())
+    StringAttribute::try_from(attr)
+        .ok()
+        .and_then(crate::ir::string_value)
 }

@@ -11,6 +11,21 @@ func.func @main(%arg0: tensor<4xf32>) {
 }
 
 // -----
+// A task count a stream's sum could overflow on: an error, not a wrapped counter.
+// CHECK: errors.mlir:[[@LINE+2]]:10: error: stream-alloc: attribute `_node_sqe_num` must be a task count from 0 to 2147483647, got 9223372036854775807 : i64
+func.func @main(%arg0: tensor<4xf32>) {
+  %a:2 = "ascend.relu"(%arg0) {name = "a", _node_sqe_num = 9223372036854775807 : i64} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  return
+}
+
+// -----
+// CHECK: errors.mlir:[[@LINE+2]]:10: error: stream-alloc: attribute `_hccl_task_num` must be a task count from 0 to 2147483647, got -1 : i64
+func.func @main(%arg0: tensor<4xf32>) {
+  %a:2 = "ascend.hcom_all_reduce"(%arg0) {name = "a", _hccl_task_num = -1 : i64} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  return
+}
+
+// -----
 // CHECK: errors.mlir:[[@LINE+1]]:1: error: stream-alloc: @main has several blocks; a GE graph is a single-block function
 func.func @main(%arg0: tensor<4xf32>) {
   cf.br ^bb1

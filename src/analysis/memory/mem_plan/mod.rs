@@ -107,11 +107,35 @@ impl MemPlan {
 /// table of `g` (`Symbols::build(g, ROOT)`), built after any in-place merges. Errors: a
 /// cycle, a continuous group with a constant, variable or unknown-size member, two groups
 /// that disagree about a symbol's place.
+/// A static tensor whose byte size does not fit in 64 bits cannot be planned; without this
+/// check it would silently count as dynamic (unplanned) memory.
+fn check_sizes_fit(g: &MemGraph) -> Result<(), MemError> {
+    let mut checked = crate::analysis::fast_hash::FastSet::default();
+    for n in g.all_nodes() {
+        for (k, out) in g.node(n).outputs.iter().enumerate() {
+            if !checked.insert(out.tensor) {
+                continue;
+            }
+            let desc = g.tensor(out.tensor);
+            if !desc.is_unknown_shape() && desc.dtype.size().is_some() && desc.byte_size().is_none()
+            {
+                return Err(MemError::at(
+                    g,
+                    n,
+                    format!("output {k} ({desc}) is too large: its byte size overflows 64 bits"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn plan_memory(
     g: &MemGraph,
     symbols: &Symbols,
     streams: &StreamInfo,
 ) -> Result<MemPlan, MemError> {
+    check_sizes_fit(g)?;
     let timeline = Timeline::new(g);
     let order = Order::new(g, &timeline, streams)?;
     let mut sizes = TensorSizes::new();

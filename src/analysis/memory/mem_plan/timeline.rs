@@ -10,13 +10,20 @@
 //!   carries `stream_id`, or all carry the same one) the timeline is the execution order
 //!   and the answer is "`u` ends before `d` starts". With several streams, ops of different
 //!   streams run concurrently unless a path of data edges, control edges, stream order
-//!   (consecutive ops of one stream in one graph) or events (a Send to the Recv of the same
-//!   event id) orders them; the answer then comes from the crate's chain-label
+//!   (consecutive ops of one stream in `GetAllNodes` order, across graphs, as the
+//!   per-stream task lists run them) or events (a Send to the Recv of the same event id)
+//!   orders them; the answer then comes from the crate's chain-label
 //!   [`Reachability`] index over exactly those edges, never from an N×N matrix.
 //!
 //! Subgraphs in the reachability graph: a node `p` with subgraphs gets a virtual end node
 //! `p_end`. `p` precedes every source of its subgraphs, every sink of its subgraphs precedes
-//! `p_end`, and `p`'s outgoing edges (data, control, stream order) leave from `p_end`.
+//! `p_end`, and `p`'s data and control edges leave from `p_end`. Stream order leaves from
+//! `p` itself: on its stream, `p`'s own tasks are followed by the next task of that stream
+//! (often a node of its subgraphs), not by the end of subgraph nodes on other streams —
+//! GE's task lists and the stream allocator's happens-before work that way, so the plan
+//! must not assume more (it would reuse memory a subgraph on another stream still reads).
+//! For the same reason a use by a node with subgraphs is over once `p` has run: the
+//! subgraphs' accesses to that memory are uses by their own nodes, checked one by one.
 
 use super::super::model::{GraphId, MemError, MemGraph, NodeId, ROOT};
 use crate::analysis::reachability::Reachability;
@@ -172,13 +179,38 @@ impl<'g> Order<'g> {
         if same_lane && self.timeline.end[u.0 as usize] < self.timeline.begin[d.0 as usize] {
             return true;
         }
-        let from = self.exit_index(u);
-        reach.reaches_index(from, d.0 as usize)
+        // A node with subgraphs uses memory with its own tasks, at its start; what its
+        // subgraphs do with the same memory are uses of their own nodes (anchors of the
+        // same symbol), asked about separately.
+        reach.reaches_index(u.0 as usize, d.0 as usize)
     }
 
     /// The reachability index of the node where `n`'s effects end.
     fn exit_index(&self, n: NodeId) -> usize {
         self.end_node.get(&n).copied().unwrap_or(n.0 as usize)
+    }
+
+    /// Names a node on a cycle of `graph` (the error path only: one more sort).
+    fn cycle_error(&self, graph: &DiGraph<(), ()>) -> MemError {
+        const WHAT: &str = "the graph with its stream order and events has a cycle through \
+                            this node (an event or stream order contradicts a data or control \
+                            edge)";
+        let Err(cycle) = petgraph::algo::toposort(graph, None) else {
+            return MemError::global(WHAT);
+        };
+        let index = cycle.node_id().index();
+        let node = if index < self.g.nodes.len() {
+            Some(NodeId(index as u32))
+        } else {
+            self.end_node
+                .iter()
+                .find(|&(_, &end)| end == index)
+                .map(|(&owner, _)| owner)
+        };
+        match node {
+            Some(node) => MemError::at(self.g, node, WHAT),
+            None => MemError::global(WHAT),
+        }
     }
 
     fn build_reach(&mut self) -> Result<(), MemError> {
@@ -232,19 +264,25 @@ impl<'g> Order<'g> {
         for &(send, recv) in &self.streams.events {
             edge(self.exit_index(send), recv.0 as usize);
         }
-        for graph_ in &g.graphs {
-            let mut last: HashMap<i64, NodeId> = HashMap::new();
-            for &n in &graph_.order {
-                if let Some(s) = self.streams.of(n) {
-                    if let Some(prev) = last.insert(s, n) {
-                        edge(self.exit_index(prev), n.0 as usize);
-                    }
+        // Stream order: consecutive nodes of a stream in GetAllNodes (timeline) order.
+        let mut flattened: Vec<NodeId> = vec![NodeId(u32::MAX); self.timeline.len as usize];
+        for (i, &at) in self.timeline.begin.iter().enumerate() {
+            if let Some(slot) = flattened.get_mut(at as usize) {
+                *slot = NodeId(i as u32);
+            }
+        }
+        let mut last: HashMap<i64, NodeId> = HashMap::new();
+        for &n in &flattened {
+            if n.0 == u32::MAX || g.node(n).removed {
+                continue;
+            }
+            if let Some(s) = self.streams.of(n) {
+                if let Some(prev) = last.insert(s, n) {
+                    edge(prev.0 as usize, n.0 as usize);
                 }
             }
         }
-        let reach = Reachability::new(&graph).map_err(|_| {
-            MemError::global("the graph with its stream order and events has a cycle")
-        })?;
+        let reach = Reachability::new(&graph).map_err(|_| self.cycle_error(&graph))?;
         self.reach = Some(reach);
         Ok(())
     }

@@ -49,6 +49,8 @@ pub struct CheckedFile<'c> {
 }
 
 pub struct CheckedGraph<'c> {
+    /// The function's own attributes (`graph g attributes {...}`), in source order.
+    pub attrs: Vec<(String, Attribute<'c>)>,
     pub nodes: Vec<CheckedNode<'c>>,
     /// Emission order: topological, stable by source order.
     pub order: Vec<usize>,
@@ -105,6 +107,7 @@ struct Partial<'c, 't> {
 }
 
 struct PartialGraph<'c, 't> {
+    attrs: Option<Vec<(String, Attribute<'c>)>>,
     nodes: Vec<Partial<'c, 't>>,
     args: Vec<usize>,
     results: Option<Vec<(usize, usize)>>,
@@ -176,6 +179,18 @@ pub fn check_file<'c>(
     Ok(CheckedFile { graphs, root })
 }
 
+/// Function attributes that the graph's header already spells (name, signature,
+/// visibility) or that `.ge` has no syntax for.
+fn graph_reserved(key: &str) -> Option<&'static str> {
+    match key {
+        "sym_name" => Some("the graph name is the function's `sym_name`"),
+        "function_type" => Some("the importer derives the signature from Data nodes and `return`"),
+        "sym_visibility" => Some("the root graph is public, every other graph private"),
+        "arg_attrs" | "res_attrs" => Some("argument and result attributes have no `.ge` syntax"),
+        _ => None,
+    }
+}
+
 /// Reports in source order, as a reader goes through the file.
 fn sorted(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diags.sort_by_key(|d| d.span.start);
@@ -224,6 +239,7 @@ fn finish_graph<'c>(g: PartialGraph<'c, '_>) -> CheckedGraph<'c> {
     let results = g.results.unwrap_or_default();
     let result_types = results.iter().map(|&(n, k)| nodes[n].results[k]).collect();
     CheckedGraph {
+        attrs: g.attrs.unwrap_or_default(),
         nodes,
         order: Vec::new(),
         arg_types,
@@ -293,7 +309,10 @@ impl<'c, 't> Checker<'c, 't> {
             let segments = self.arity(n, &nodes[i], &nodes);
             nodes[i].segments = segments.unwrap_or_default();
         }
+        let mut symbols = Vec::new();
+        let attrs = self.attr_list(&g.attrs, graph_reserved, &mut symbols);
         PartialGraph {
+            attrs,
             nodes,
             args,
             results,
@@ -380,10 +399,41 @@ impl<'c, 't> Checker<'c, 't> {
         generic: bool,
         symbols: &mut Vec<(String, SymbolUse)>,
     ) -> Option<Vec<(String, Attribute<'c>)>> {
-        let mut out = Vec::with_capacity(n.attrs.len() + 1);
+        let reserved = |key: &str| {
+            RESERVED
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, why)| *why)
+                .or_else(|| {
+                    (generic && key == "type")
+                        .then_some("the quoted op type is the generic op's `type` attribute")
+                })
+        };
+        let mut out = self.attr_list(&n.attrs, reserved, symbols)?;
+        if generic {
+            if let OpTypeKind::Generic(t) = &n.op_type.kind {
+                let ctx = self.lowering.context();
+                out.push((
+                    "type".into(),
+                    melior::ir::attribute::StringAttribute::new(ctx, t).into(),
+                ));
+            }
+        }
+        Some(out)
+    }
+
+    /// Lowers a written attribute list: no key twice, none that `reserved` explains as
+    /// set by the importer, every subgraph symbol defined in the file.
+    fn attr_list(
+        &mut self,
+        attrs: &[ast::Attr],
+        reserved: impl Fn(&str) -> Option<&'static str>,
+        symbols: &mut Vec<(String, SymbolUse)>,
+    ) -> Option<Vec<(String, Attribute<'c>)>> {
+        let mut out = Vec::with_capacity(attrs.len() + 1);
         let mut ok = true;
         let mut seen: HashMap<&str, Span> = HashMap::new();
-        for a in &n.attrs {
+        for a in attrs {
             let key = a.key.text.as_str();
             if let Some(first) = seen.insert(key, a.key.span) {
                 self.diags.push(
@@ -397,15 +447,7 @@ impl<'c, 't> Checker<'c, 't> {
                 ok = false;
                 continue;
             }
-            let reserved = RESERVED
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, why)| *why);
-            let reserved = reserved.or_else(|| {
-                (generic && key == "type")
-                    .then_some("the quoted op type is the generic op's `type` attribute")
-            });
-            if let Some(why) = reserved {
+            if let Some(why) = reserved(key) {
                 self.diags.push(
                     Diagnostic::new(
                         format!("attribute `{key}` is set by the importer"),
@@ -444,15 +486,6 @@ impl<'c, 't> Checker<'c, 't> {
                     ok = false;
                 }
                 symbols.push((key.to_string(), u));
-            }
-        }
-        if generic {
-            if let OpTypeKind::Generic(t) = &n.op_type.kind {
-                let ctx = self.lowering.context();
-                out.push((
-                    "type".into(),
-                    melior::ir::attribute::StringAttribute::new(ctx, t).into(),
-                ));
             }
         }
         ok.then_some(out)

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Seeded robustness check of ge-opt: bad input must give an error, never a crash.
+
+Two mutators, both deterministic for a seed:
+  attrs  a ge-gen graph with GE attributes injected or overwritten on random ops, with
+         extreme or ill-typed values (huge and negative integers, "", lists, wrong kinds);
+  lines  a lit test input of this repository with one line deleted, duplicated, swapped,
+         cut short, or with its numbers, quotes or attributes damaged.
+Each case runs through a random set of passes. A case fails when ge-opt exits with
+anything but 0 or 1, prints a Rust panic, or exits 1 without an `error` line, or takes
+longer than the timeout. Failing inputs are kept (--keep) for a reproducer.
+
+Usage: fuzz-inputs.py --seed N --count N [--ge-opt PATH] [--ge-gen PATH] [--keep DIR]
+"""
+
+import argparse
+import glob
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+ATTRS = """_active_label_list _address_unrefreshable _alloc_fixed_addr_index
+_attached_stream_info_list _batch_num _cannot_be_deleted _continuous_stream_label
+_dynamic_shape_partitioned _enable_inner_parallel _event_multiplexing _force_attach_stream
+_hccl_attached_task_num _hccl_task_num _inplace_support_input_index _input_memory_type
+_input_mutable _is_unknown_shape _kernel_atomic _logic_stream_id _no_padding_continuous_input
+_no_padding_continuous_output _no_task _node_sqe_num _output_memory_type _output_reuse_input
+_parallel_group _rts_label_node _skip_rw_conflict _special_input_size _stream_label
+_subgraph_end_node _user_stream_label active_stream_list atomic_input_index
+atomic_output_index continuous_input continuous_output event_id fusion group input_offset
+is_atomic_node is_loop_active notify_id output_offset reference reuse_input_index stream_id
+subgraph_first_active ref_var_src_var_name _parent_node_index index name""".split()
+
+VALUES = ["-1 : i64", "0 : i64", "1 : i64", "2 : i64", "7 : i64", "2147483647 : i64",
+          "9223372036854775807 : i64", "-9223372036854775808 : i64", "true", "false", '""',
+          '"x"', '"\\FF"', "[]", "[-1]", "[0, 1, 99]", "[9223372036854775807]", '["a", "b"]',
+          "[[1]]", "1.5 : f32", "dense<[1, 2]> : tensor<2xi64>", "unit", "@main"]
+
+PASS_SETS = [
+    ["--ge-compile"],
+    ["--ge-compile=single-stream=true"],
+    ["--stream-alloc=verify=true,max-task-normal=40"],
+    ["--ge-memory-pipeline"],
+    ["--inplace-support-check", "--mem-layout-conflict", "--mem-inplace", "--mem-assign",
+     "--set-io-offset", "--verify-mem-plan"],
+    ["--verify-mem-plan"],
+    ["--mem-symbols"],
+    ["--emit=ge"],
+]
+
+FAMILIES = ["transformer", "resnet", "wide-dag", "control-flow"]
+
+
+def inject_attrs(rng, text):
+    lines = text.split("\n")
+    ops = [k for k, line in enumerate(lines) if '"ascend.' in line and "{" in line]
+    for _ in range(rng.randint(1, 4)):
+        k = rng.choice(ops)
+        name, value = rng.choice(ATTRS), rng.choice(VALUES)
+        if f"{name} =" in lines[k]:
+            lines[k] = re.sub(re.escape(name) + r" = [^,}]+", f"{name} = {value}", lines[k],
+                              count=1)
+        else:
+            lines[k] = lines[k].replace("{", "{" + f"{name} = {value}, ", 1)
+    return "\n".join(lines)
+
+
+def mutate_lines(rng, text):
+    lines = [line for line in text.split("\n")
+             if not line.lstrip().startswith(("//", "#"))]
+    if not lines:
+        return text
+    k = rng.randrange(len(lines))
+    kind = rng.choice(["delete", "duplicate", "swap", "truncate", "number", "quote", "attr"])
+    if kind == "delete":
+        del lines[k]
+    elif kind == "duplicate":
+        lines.insert(k, lines[k])
+    elif kind == "swap":
+        j = rng.randrange(len(lines))
+        lines[k], lines[j] = lines[j], lines[k]
+    elif kind == "truncate":
+        whole = "\n".join(lines)
+        return whole[:rng.randrange(len(whole) + 1)]
+    elif kind == "number":
+        lines[k] = re.sub(r"\b\d+\b",
+                          lambda _: rng.choice(["-1", "0", "99999999999", "4294967296", "2"]),
+                          lines[k])
+    elif kind == "quote":
+        lines[k] = lines[k].replace('"', "", 1)
+    else:
+        lines[k] = re.sub(r"\w+\s*=\s*[^,}]+,?", "", lines[k], count=1)
+    return "\n".join(lines)
+
+
+def lit_inputs():
+    found = []
+    for ext in ("ge", "mlir"):
+        found += glob.glob(os.path.join(ROOT, "test", "**", f"*.{ext}"), recursive=True)
+    return sorted(f for f in found if os.sep + "Output" + os.sep not in f)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--ge-opt", default="ge-opt")
+    parser.add_argument("--ge-gen", default="ge-gen")
+    parser.add_argument("--ops", type=int, default=300, help="size of generated graphs")
+    parser.add_argument("--timeout", type=float, default=60)
+    parser.add_argument("--keep", default=None, help="directory for failing inputs")
+    args = parser.parse_args()
+
+    rng = random.Random(args.seed)
+    inputs = lit_inputs()
+    failures = 0
+    with tempfile.TemporaryDirectory() as work:
+        for case in range(args.count):
+            if rng.random() < 0.5:
+                graph = os.path.join(work, "gen.mlir")
+                subprocess.run([args.ge_gen, "--family", rng.choice(FAMILIES), "--ops",
+                                str(args.ops), "--seed", str(rng.randrange(10000)), "-o",
+                                graph], check=True)
+                with open(graph, encoding="utf-8") as f:
+                    text, ext, origin = inject_attrs(rng, f.read()), ".mlir", "attrs"
+            else:
+                source = rng.choice(inputs)
+                with open(source, encoding="utf-8", errors="replace") as f:
+                    text = mutate_lines(rng, f.read())
+                ext, origin = os.path.splitext(source)[1], os.path.relpath(source, ROOT)
+            path = os.path.join(work, f"case{ext}")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            passes = rng.choice(PASS_SETS)
+            try:
+                run = subprocess.run([args.ge_opt, path, "-o", os.devnull] + passes,
+                                     capture_output=True, text=True, errors="replace",
+                                     timeout=args.timeout)
+                bad = (run.returncode not in (0, 1) or "panicked" in run.stderr
+                       or (run.returncode == 1 and "error" not in run.stderr))
+                why = f"exit {run.returncode}: {run.stderr[-300:]}"
+            except subprocess.TimeoutExpired:
+                bad, why = True, f"timeout after {args.timeout}s"
+            if bad:
+                failures += 1
+                kept = ""
+                if args.keep:
+                    os.makedirs(args.keep, exist_ok=True)
+                    kept = os.path.join(args.keep, f"fail-{args.seed}-{case}{ext}")
+                    with open(kept, "w", encoding="utf-8") as f:
+                        f.write(text)
+                print(f"FAIL case {case} ({origin}) {' '.join(passes)} {kept}\n  {why}")
+    print(f"{args.count} cases, {failures} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
