@@ -254,6 +254,26 @@ pub struct Ctx<'a> {
     pub topo: &'a [usize],
     /// Effective stream labels.
     pub labels: &'a [Option<String>],
+    /// The last list [`Self::senders_by_name`] sorted: later calls ask for subsets of it
+    /// (the senders left after removals), which filtering it gives in the same order.
+    sorted_senders: std::cell::RefCell<Vec<NodeId>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(
+        sg: &'a StreamGraph,
+        order: &'a [NodeId],
+        topo: &'a [usize],
+        labels: &'a [Option<String>],
+    ) -> Self {
+        Ctx {
+            sg,
+            order,
+            topo,
+            labels,
+            sorted_senders: Default::default(),
+        }
+    }
 }
 
 impl Ctx<'_> {
@@ -273,23 +293,36 @@ impl Ctx<'_> {
     }
 
     /// Senders in GE's `NodeCompareKey` order: node name, then graph name.
+    /// The order is total (the node id breaks ties), so any sort gives the same list.
     fn senders_by_name(&self, nodes: impl Iterator<Item = NodeId>) -> Vec<NodeId> {
-        let mut v: Vec<NodeId> = nodes.collect();
-        v.sort_by(|&a, &b| {
-            let (na, nb) = (self.sg.node(a), self.sg.node(b));
-            na.name
-                .as_bytes()
-                .cmp(nb.name.as_bytes())
-                .then_with(|| {
-                    self.sg
-                        .graph(na.graph)
-                        .name
-                        .as_bytes()
-                        .cmp(self.sg.graph(nb.graph).name.as_bytes())
-                })
-                .then(a.cmp(&b))
-        });
-        v
+        let v: Vec<NodeId> = nodes.collect();
+        let mut memo = self.sorted_senders.borrow_mut();
+        // (Worth it for a large subset; a small list is cheaper to sort.)
+        if v.len() <= memo.len() && v.len() > memo.len() / 16 {
+            let mut wanted = vec![false; self.sg.nodes().len()];
+            for &n in &v {
+                wanted[n] = true;
+            }
+            let subset: Vec<NodeId> = memo.iter().copied().filter(|&n| wanted[n]).collect();
+            if subset.len() == v.len() {
+                return subset;
+            }
+        }
+        // Sort the keys, not the ids: a comparison then reads two names, not two nodes.
+        let mut keys: Vec<(&[u8], &[u8], NodeId)> = v
+            .iter()
+            .map(|&n| {
+                let node = self.sg.node(n);
+                let graph = &self.sg.graph(node.graph).name;
+                (node.name.as_bytes(), graph.as_bytes(), n)
+            })
+            .collect();
+        keys.sort_unstable();
+        let sorted: Vec<NodeId> = keys.into_iter().map(|(_, _, n)| n).collect();
+        if sorted.len() > memo.len() {
+            memo.clone_from(&sorted);
+        }
+        sorted
     }
 }
 
@@ -693,37 +726,24 @@ pub fn reuse_for_multi_dims(
         return Ok(());
     }
     let live = |t: &SyncTable, i: usize| t.recs[i].removed.is_none() && t.recs[i].kind == kind;
-    let senders = ctx.senders_by_name(
-        ctx.order
-            .iter()
-            .copied()
-            .filter(|&n| !table.sends(n).is_empty()),
-    );
-    for s in senders {
-        for &i in table.sends(s) {
-            if live(table, i) {
-                let id = table.recs[i].id;
-                seen.entry(id).or_insert_with(|| {
-                    max_id += 1;
-                    max_id - 1
-                });
-            }
-        }
-    }
-    let receivers = ctx.senders_by_name(
-        ctx.order
-            .iter()
-            .copied()
-            .filter(|&n| !table.recvs(n).is_empty()),
-    );
-    for r in receivers {
-        for &i in table.recvs(r) {
-            if live(table, i) {
-                let id = table.recs[i].id;
-                seen.entry(id).or_insert_with(|| {
-                    max_id += 1;
-                    max_id - 1
-                });
+    // The other live ids follow in GE's order: by sender name, then by receiver name.
+    let ends: [fn(&SyncTable, NodeId) -> &[usize]; 2] = [SyncTable::sends, SyncTable::recvs];
+    for syncs_of in ends {
+        let nodes = ctx.senders_by_name(
+            ctx.order
+                .iter()
+                .copied()
+                .filter(|&n| !syncs_of(table, n).is_empty()),
+        );
+        for n in nodes {
+            for &i in syncs_of(table, n) {
+                if live(table, i) {
+                    let id = table.recs[i].id;
+                    seen.entry(id).or_insert_with(|| {
+                        max_id += 1;
+                        max_id - 1
+                    });
+                }
             }
         }
     }

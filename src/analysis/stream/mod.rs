@@ -122,12 +122,7 @@ pub fn allocate(
     for (i, &n) in order.iter().enumerate() {
         topo[n] = i;
     }
-    let ctx = Ctx {
-        sg,
-        order: &order,
-        topo: &topo,
-        labels: &logical.labels,
-    };
+    let ctx = Ctx::new(sg, &order, &topo, &logical.labels);
     let mut stream = logical.stream.clone();
     let mut attached = logical.attached.clone();
     let mut act = Activation::pre_process(sg, &order, &stream, &attached, &logical.labels);

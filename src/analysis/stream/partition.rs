@@ -117,7 +117,7 @@ struct ClusterGraph<'a> {
     kind: Vec<Kind<'a>>,
     alias: Vec<u32>,
     /// Live edges → listed in the source's `open_outs`.
-    edges: FastMap<u64, bool>,
+    edges: EdgeMap,
     out_deg: Vec<u32>,
     in_deg: Vec<u32>,
     /// Initial lists: node `i`'s are `outs[out_start[i]..out_start[i + 1]]` (and likewise
@@ -135,6 +135,35 @@ struct ClusterGraph<'a> {
     open_outs: Vec<Vec<u32>>,
     /// A reusable buffer.
     scratch: Vec<u32>,
+}
+
+/// The edge table, hashed by [`EdgeHasher`].
+type EdgeMap = std::collections::HashMap<u64, bool, std::hash::BuildHasherDefault<EdgeHasher>>;
+
+/// A hasher for [`key`]s whose bucket bits follow `from + to`: the edges the walk adds,
+/// looks up and removes join nearby clusters, so on a million-node graph they touch nearby
+/// buckets instead of a random cache line each; a cluster with many edges still spreads
+/// them (each edge has its own sum), and the tag bits hashbrown reads from the top of the
+/// hash are mixed from the whole key.
+#[derive(Default, Clone, Copy)]
+struct EdgeHasher(u64);
+
+impl std::hash::Hasher for EdgeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write_u64(&mut self, k: u64) {
+        const TAG: u64 = 0xFE00_0000_0000_0000;
+        let mixed = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let sum = (k >> 32) + (k & 0xFFFF_FFFF);
+        // Two buckets per sum, picked by the mixed key, for the few edges sharing a sum.
+        self.0 = (((sum << 1) | (mixed >> 40 & 1)) & !TAG) | (mixed & TAG);
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0.rotate_left(8) ^ u64::from(b));
+        }
+    }
 }
 
 fn key(from: u32, to: u32) -> u64 {
@@ -155,7 +184,7 @@ impl<'a> ClusterGraph<'a> {
         let mut cg = ClusterGraph {
             kind: Vec::with_capacity(k),
             alias: (0..k as u32).collect(),
-            edges: FastMap::default(),
+            edges: EdgeMap::default(),
             out_deg: vec![0; k],
             in_deg: vec![0; k],
             out_start: vec![0; k + 1],
