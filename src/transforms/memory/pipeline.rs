@@ -9,7 +9,9 @@
 //! * the five passes repeat until a whole round plans nothing
 //!   ([`crate::analysis::memory::plan_pipeline`]): a later pass can undo what an earlier one
 //!   isolated (SplitIdentity dissolving an Identity that kept a Const away from a
-//!   continuous input), GE runs the sequence once.
+//!   continuous input), GE runs the sequence once. A planner that has seen every edit it
+//!   can see since its own last run is not run again (it is idempotent, so it would plan
+//!   nothing): the confirming round usually runs only the two HCCL planners.
 //!
 //! Across separate passes, each pass re-reads edge order from the IR (program order, MLIR
 //! has no other); inside the alias, edges keep GE's append order between passes.
