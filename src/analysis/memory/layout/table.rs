@@ -10,100 +10,54 @@
 
 use super::attrs::{AnchorAttr, ATTR_COUNT};
 
-/// GE's 22 checker functions, one per file of `checker/funcs/`, named as the spec names
-/// them ([`Checker::name`]).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Checker {
-    ContinuousInputAndContinuousInput,
-    ContinuousOutputAndContinuousInput,
-    ContinuousOutAndContinuousOut,
-    ContinuousInOutAndRtsSpecialMemInOut,
-    UserInAndContinuousInOut,
-    UserInAndUnrefreshOut,
-    UserInAndRtsSpecialOut,
-    UserOutAndUnrefreshOut,
-    UserOutAndUnrefreshIn,
-    UserOutAndImmutableOut,
-    UserOutAndContinuousInput,
-    ImmutableOutAndRtsSpecialOut,
-    ImmutableOutAndNopaddingContinuousIn,
-    ImmutableOutAndContinuousOut,
-    NopaddingContinuousInputAndNopaddingContinuousInput,
-    NopaddingContinuousInputAndNopaddingContinuousOut,
-    NopaddingContinuousOutAndNopaddingContinuousOut,
-    RtsSpecialInAndRtsSpecialIn,
-    RtsSpecialInAndRtsSpecialOut,
-    RtsSpecialOutAndRtsSpecialOut,
-    UnrefreshIn,
-    UnrefreshOut,
+/// Declares [`Checker`] from one list of `Variant => "spec name"` rows: the enum, the
+/// list of all checkers and the names cannot drift apart.
+macro_rules! checkers {
+    ($($variant:ident => $name:literal,)*) => {
+        /// GE's 22 checker functions, one per file of `checker/funcs/`, named as the spec
+        /// names them ([`Checker::name`]).
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+        pub enum Checker {
+            $($variant,)*
+        }
+
+        impl Checker {
+            /// All checkers, in the spec's order.
+            pub const ALL: &'static [Checker] = &[$(Checker::$variant,)*];
+
+            /// The spec's name (GE's file name in `checker/funcs/`, typos included).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Checker::$variant => $name,)*
+                }
+            }
+        }
+    };
 }
 
-impl Checker {
-    /// All checkers.
-    pub const ALL: [Checker; 22] = {
-        use Checker::*;
-        [
-            ContinuousInputAndContinuousInput,
-            ContinuousOutputAndContinuousInput,
-            ContinuousOutAndContinuousOut,
-            ContinuousInOutAndRtsSpecialMemInOut,
-            UserInAndContinuousInOut,
-            UserInAndUnrefreshOut,
-            UserInAndRtsSpecialOut,
-            UserOutAndUnrefreshOut,
-            UserOutAndUnrefreshIn,
-            UserOutAndImmutableOut,
-            UserOutAndContinuousInput,
-            ImmutableOutAndRtsSpecialOut,
-            ImmutableOutAndNopaddingContinuousIn,
-            ImmutableOutAndContinuousOut,
-            NopaddingContinuousInputAndNopaddingContinuousInput,
-            NopaddingContinuousInputAndNopaddingContinuousOut,
-            NopaddingContinuousOutAndNopaddingContinuousOut,
-            RtsSpecialInAndRtsSpecialIn,
-            RtsSpecialInAndRtsSpecialOut,
-            RtsSpecialOutAndRtsSpecialOut,
-            UnrefreshIn,
-            UnrefreshOut,
-        ]
-    };
-
-    /// The spec's name (GE's file name in `checker/funcs/`, typos included).
-    pub fn name(self) -> &'static str {
-        use Checker::*;
-        match self {
-            ContinuousInputAndContinuousInput => "continuous_input_and_continuous_input",
-            ContinuousOutputAndContinuousInput => "continuous_output_and_continuous_input",
-            ContinuousOutAndContinuousOut => "continuous_out_and_continuous_out",
-            ContinuousInOutAndRtsSpecialMemInOut => "continuous_in_out_and_rts_special_mem_in_out",
-            UserInAndContinuousInOut => "user_in_and_continuous_in_out_checker",
-            UserInAndUnrefreshOut => "user_in_and_unrefresh_out_checker",
-            UserInAndRtsSpecialOut => "user_in_and_rts_special_out_checker",
-            UserOutAndUnrefreshOut => "user_out_and_unrefresh_out_checker",
-            UserOutAndUnrefreshIn => "user_out_and_unrefresh_in_checker",
-            UserOutAndImmutableOut => "user_out_and_immutable_out_checker",
-            UserOutAndContinuousInput => "user_out_and_continuous_input",
-            ImmutableOutAndRtsSpecialOut => "immutable_out_and_rts_specail_out_checker",
-            ImmutableOutAndNopaddingContinuousIn => {
-                "immutable_out_and_nopadding_continuous_in_checker"
-            }
-            ImmutableOutAndContinuousOut => "immutable_out_and_continuous_out_checker",
-            NopaddingContinuousInputAndNopaddingContinuousInput => {
-                "nopadding_continuous_input_and_nopadding_continuous_input"
-            }
-            NopaddingContinuousInputAndNopaddingContinuousOut => {
-                "nopadding_continuous_input_and_nopadding_continuous_out"
-            }
-            NopaddingContinuousOutAndNopaddingContinuousOut => {
-                "nopadding_continuous_out_and_nopadding_continuous_out"
-            }
-            RtsSpecialInAndRtsSpecialIn => "rts_special_in_and_rts_special_in_checker",
-            RtsSpecialInAndRtsSpecialOut => "rts_special_in_and_rts_special_out_checker",
-            RtsSpecialOutAndRtsSpecialOut => "rts_special_out_and_rts_special_out_checker",
-            UnrefreshIn => "unrefresh_in_checker",
-            UnrefreshOut => "unrefresh_out_checker",
-        }
-    }
+checkers! {
+    ContinuousInputAndContinuousInput => "continuous_input_and_continuous_input",
+    ContinuousOutputAndContinuousInput => "continuous_output_and_continuous_input",
+    ContinuousOutAndContinuousOut => "continuous_out_and_continuous_out",
+    ContinuousInOutAndRtsSpecialMemInOut => "continuous_in_out_and_rts_special_mem_in_out",
+    UserInAndContinuousInOut => "user_in_and_continuous_in_out_checker",
+    UserInAndUnrefreshOut => "user_in_and_unrefresh_out_checker",
+    UserInAndRtsSpecialOut => "user_in_and_rts_special_out_checker",
+    UserOutAndUnrefreshOut => "user_out_and_unrefresh_out_checker",
+    UserOutAndUnrefreshIn => "user_out_and_unrefresh_in_checker",
+    UserOutAndImmutableOut => "user_out_and_immutable_out_checker",
+    UserOutAndContinuousInput => "user_out_and_continuous_input",
+    ImmutableOutAndRtsSpecialOut => "immutable_out_and_rts_specail_out_checker",
+    ImmutableOutAndNopaddingContinuousIn => "immutable_out_and_nopadding_continuous_in_checker",
+    ImmutableOutAndContinuousOut => "immutable_out_and_continuous_out_checker",
+    NopaddingContinuousInputAndNopaddingContinuousInput => "nopadding_continuous_input_and_nopadding_continuous_input",
+    NopaddingContinuousInputAndNopaddingContinuousOut => "nopadding_continuous_input_and_nopadding_continuous_out",
+    NopaddingContinuousOutAndNopaddingContinuousOut => "nopadding_continuous_out_and_nopadding_continuous_out",
+    RtsSpecialInAndRtsSpecialIn => "rts_special_in_and_rts_special_in_checker",
+    RtsSpecialInAndRtsSpecialOut => "rts_special_in_and_rts_special_out_checker",
+    RtsSpecialOutAndRtsSpecialOut => "rts_special_out_and_rts_special_out_checker",
+    UnrefreshIn => "unrefresh_in_checker",
+    UnrefreshOut => "unrefresh_out_checker",
 }
 
 /// How a pair of attributes is decided.

@@ -281,7 +281,7 @@ fn every_registration_of_the_notes_maps_to_its_checker() {
         assert_eq!(checker_of(a, b), Some((c, per_symbol)), "{a} x {b}");
     }
     // every checker is registered somewhere, and the names are the spec's (unique)
-    for c in Checker::ALL {
+    for &c in Checker::ALL {
         assert!(expected.iter().any(|e| e.2 == c), "{c:?} never registered");
     }
     let mut names: Vec<&str> = Checker::ALL.iter().map(|c| c.name()).collect();
