@@ -73,6 +73,25 @@ impl Ctx<'_> {
         });
     }
 
+    /// `(carrier, other)`: the anchor whose side carries `attr` and the other one, looking
+    /// at side `b` first (so `b` when both sides carry it), as the GE checker does.
+    fn carrier_b_first(&self, attr: AnchorAttr) -> (Anchor, Anchor) {
+        if self.tb.contains(attr) {
+            (self.b, self.a)
+        } else {
+            (self.a, self.b)
+        }
+    }
+
+    /// [`Self::carrier_b_first`], looking at side `a` first.
+    fn carrier_a_first(&self, attr: AnchorAttr) -> (Anchor, Anchor) {
+        if self.ta.contains(attr) {
+            (self.a, self.b)
+        } else {
+            (self.b, self.a)
+        }
+    }
+
     fn info(&self) -> super::GraphInfo {
         self.facts.info
     }
@@ -201,11 +220,7 @@ fn unrefresh_in(ctx: &mut Ctx) {
     if !ctx.info().feature_map_refreshable && !ctx.has_fixed_physical_address() {
         return;
     }
-    let x = if ctx.tb.contains(UnsupportedAddressRefreshInput) {
-        ctx.b
-    } else {
-        ctx.a
-    };
+    let x = ctx.carrier_b_first(UnsupportedAddressRefreshInput).0;
     ctx.mark(as_in(x));
 }
 
@@ -214,11 +229,7 @@ fn unrefresh_out(ctx: &mut Ctx) {
     if !ctx.info().feature_map_refreshable && !ctx.has_fixed_physical_address() {
         return;
     }
-    let x = if ctx.ta.contains(UnsupportedAddressRefreshOutput) {
-        ctx.a
-    } else {
-        ctx.b
-    };
+    let x = ctx.carrier_a_first(UnsupportedAddressRefreshOutput).0;
     ctx.mark(as_out(x));
 }
 
@@ -244,11 +255,7 @@ fn user_out_and_immutable_out(ctx: &mut Ctx) {
 /// in this symbol, an Assign-like node's output (a variable updated by Assign), isolate
 /// those inputs instead (so the variable can still be updated). Returns whether it did.
 fn assign_var_insert_identity(ctx: &mut Ctx, var_type: AnchorAttr) -> bool {
-    let ref_node = if ctx.tb.contains(var_type) {
-        ctx.a.node()
-    } else {
-        ctx.b.node()
-    };
+    let ref_node = ctx.carrier_b_first(var_type).1.node();
     let found: Vec<Anchor> = ctx
         .index()
         .inputs_of(ref_node)
@@ -276,11 +283,7 @@ fn user_in_and_continuous_in_out(ctx: &mut Ctx) {
         ctx.pair.0
     };
     if other == NopaddingContinuousInput {
-        let pc = if ctx.tb.contains(NopaddingContinuousInput) {
-            ctx.b
-        } else {
-            ctx.a
-        };
+        let pc = ctx.carrier_b_first(NopaddingContinuousInput).0;
         if all_real_inputs_are_one_anchor(ctx.g, pc.node()) {
             return;
         }
@@ -305,11 +308,7 @@ fn user_in_and_unrefresh_out(ctx: &mut Ctx) {
     if assign_var_insert_identity(ctx, UserMemoryInput) {
         return;
     }
-    let (not_refresh, user_in) = if ctx.tb.contains(UnsupportedAddressRefreshOutput) {
-        (ctx.b, ctx.a)
-    } else {
-        (ctx.a, ctx.b)
-    };
+    let (not_refresh, user_in) = ctx.carrier_b_first(UnsupportedAddressRefreshOutput);
     if ctx.info().feature_map_refreshable || ctx.has_fixed_physical_address() {
         ctx.mark(as_out(not_refresh));
     } else {
@@ -322,22 +321,14 @@ fn user_in_and_rts_special_out(ctx: &mut Ctx) {
     if assign_var_insert_identity(ctx, UserMemoryInput) {
         return;
     }
-    let user_in = if ctx.ta.contains(UserMemoryInput) {
-        ctx.a
-    } else {
-        ctx.b
-    };
+    let user_in = ctx.carrier_a_first(UserMemoryInput).0;
     ctx.mark(as_out(user_in));
 }
 
 /// `user_out_and_unrefresh_out_checker`: copy after the unrefreshable op when the feature
 /// map is refreshable, else before the NetOutput.
 fn user_out_and_unrefresh_out(ctx: &mut Ctx) {
-    let (not_refresh, user_out) = if ctx.tb.contains(UnsupportedAddressRefreshOutput) {
-        (ctx.b, ctx.a)
-    } else {
-        (ctx.a, ctx.b)
-    };
+    let (not_refresh, user_out) = ctx.carrier_b_first(UnsupportedAddressRefreshOutput);
     if ctx.info().feature_map_refreshable || ctx.has_fixed_physical_address() {
         ctx.mark(as_out(not_refresh));
     } else {
@@ -348,11 +339,7 @@ fn user_out_and_unrefresh_out(ctx: &mut Ctx) {
 /// `user_out_and_unrefresh_in_checker`: copy before the unrefreshable input when the
 /// feature map is refreshable, else before the NetOutput.
 fn user_out_and_unrefresh_in(ctx: &mut Ctx) {
-    let (not_refresh, user_out) = if ctx.tb.contains(UnsupportedAddressRefreshInput) {
-        (ctx.b, ctx.a)
-    } else {
-        (ctx.a, ctx.b)
-    };
+    let (not_refresh, user_out) = ctx.carrier_b_first(UnsupportedAddressRefreshInput);
     if ctx.info().feature_map_refreshable || ctx.has_fixed_physical_address() {
         ctx.mark(as_in(not_refresh));
     } else {
@@ -382,22 +369,14 @@ fn immutable_out_and_rts_special_out(ctx: &mut Ctx) {
     if assign_var_insert_identity(ctx, ImmutableAddressOutput) {
         return;
     }
-    let immutable = if ctx.tb.contains(ImmutableAddressOutput) {
-        ctx.b
-    } else {
-        ctx.a
-    };
+    let immutable = ctx.carrier_b_first(ImmutableAddressOutput).0;
     ctx.mark(as_out(immutable));
 }
 
 /// `immutable_out_and_nopadding_continuous_in_checker`: copy before the no-padding input,
 /// unless all its real inputs are one anchor (slices of one variable assigned in place).
 fn immutable_out_and_nopadding_continuous_in(ctx: &mut Ctx) {
-    let continuous = if ctx.tb.contains(ImmutableAddressOutput) {
-        ctx.a
-    } else {
-        ctx.b
-    };
+    let continuous = ctx.carrier_b_first(ImmutableAddressOutput).1;
     if all_real_inputs_are_one_anchor(ctx.g, continuous.node()) {
         return;
     }
@@ -411,11 +390,7 @@ fn immutable_out_and_continuous_out(ctx: &mut Ctx) -> Result<(), MemError> {
     if assign_var_insert_identity(ctx, ImmutableAddressOutput) {
         return Ok(());
     }
-    let ref_out = if ctx.ta.contains(ImmutableAddressOutput) {
-        ctx.b
-    } else {
-        ctx.a
-    };
+    let ref_out = ctx.carrier_a_first(ImmutableAddressOutput).1;
     let ref_in = ctx.index().inputs_of(ref_out.node()).first().copied();
     match ref_in {
         Some(x) => {
@@ -591,11 +566,8 @@ fn is_same_or_partial_same(lh: &[OutPort], rh: &[OutPort]) -> bool {
 /// continuous-input op's real inputs must be the same block (or one a part of the other,
 /// or overlapping as one run); otherwise anchor `a` of the pair is isolated.
 fn continuous_output_and_continuous_input(ctx: &mut Ctx) {
-    let (out_node, in_node) = if ctx.ta.contains(ContinuousInput) {
-        (ctx.b.node(), ctx.a.node())
-    } else {
-        (ctx.a.node(), ctx.b.node())
-    };
+    let (in_anchor, out_anchor) = ctx.carrier_a_first(ContinuousInput);
+    let (out_node, in_node) = (out_anchor.node(), in_anchor.node());
     let outs: Vec<OutPort> = (0..ctx.g.node(out_node).outputs.len() as u32)
         .map(|o| OutPort {
             node: out_node,
@@ -642,11 +614,7 @@ fn nopadding_input_and_nopadding_input(ctx: &mut Ctx) {
 /// side, unless the no-padding output op reads the no-padding input op's output 0 directly
 /// (PhonyConcat -> PhonySplit).
 fn nopadding_input_and_nopadding_out(ctx: &mut Ctx) {
-    let (cin, cout) = if ctx.tb.contains(NopaddingContinuousInput) {
-        (ctx.b, ctx.a)
-    } else {
-        (ctx.a, ctx.b)
-    };
+    let (cin, cout) = ctx.carrier_b_first(NopaddingContinuousInput);
     let direct = ctx.g.src(cout.node(), 0)
         == Some(OutPort {
             node: cin.node(),
