@@ -27,9 +27,7 @@
 
 use super::{
     attr_batch::AttrBatch, build_model, check_module, mem_assign::MemAssign,
-    mem_inplace::MemInplace, set_io_offset::SetIoOffset, MemoryPass, Stage,
-    FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION, PHYSICAL_MEMORY_REFRESHABLE_OPTION,
-    REMARKS_OPTION, ROOT_OPTION,
+    mem_inplace::MemInplace, set_io_offset::SetIoOffset, MemoryPass, Stage, ROOT_OPTION,
 };
 use crate::{
     ir::{
@@ -43,14 +41,9 @@ use melior::{
     pass::Pass,
 };
 
-/// Options of the pipeline: the union of the five passes' options.
-pub const OPTIONS: &[OptionSpec] = &[
-    ROOT_OPTION,
-    REMARKS_OPTION,
-    FEATURE_MAP_REFRESHABLE_OPTION,
-    PHYSICAL_MEMORY_REFRESHABLE_OPTION,
-    OFFLINE_OPTION,
-];
+/// Options of the pipeline: the union of the five passes' options, which is exactly
+/// mem-inplace's set (a unit test below keeps it so).
+pub const OPTIONS: &[OptionSpec] = super::mem_inplace::OPTIONS;
 
 static ID: PassId = PassId::new();
 
@@ -133,5 +126,41 @@ impl MemPlanPipeline {
 impl RustPass for MemPlanPipeline {
     fn run(&mut self, operation: OperationRefMut<'_, '_>) -> Result<(), PassFailed> {
         self.run_on_module(as_op_ref(&operation))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OPTIONS;
+    use crate::transforms::memory::{
+        inplace_support_check, mem_assign, mem_inplace, mem_layout_conflict, set_io_offset,
+    };
+
+    #[test]
+    fn options_are_the_union_of_the_five_passes() {
+        let passes = [
+            inplace_support_check::OPTIONS,
+            mem_layout_conflict::OPTIONS,
+            mem_inplace::OPTIONS,
+            mem_assign::OPTIONS,
+            set_io_offset::OPTIONS,
+        ];
+        for option in passes.iter().flat_map(|options| options.iter()) {
+            assert!(
+                OPTIONS.iter().any(|o| o.name == option.name),
+                "{}",
+                option.name
+            );
+        }
+        for option in OPTIONS {
+            assert!(
+                passes
+                    .iter()
+                    .flat_map(|o| o.iter())
+                    .any(|o| o.name == option.name),
+                "{}",
+                option.name
+            );
+        }
     }
 }
