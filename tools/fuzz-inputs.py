@@ -48,6 +48,7 @@ PASS_SETS = [
     ["--ge-memory-pipeline"],
     ["--inplace-support-check", "--mem-layout-conflict", "--mem-inplace", "--mem-assign",
      "--set-io-offset", "--verify-mem-plan"],
+    ["--ge-mem-plan-pipeline=remarks=true", "--verify-mem-plan"],
     ["--verify-mem-plan"],
     ["--mem-symbols"],
     ["--emit=ge"],
@@ -63,8 +64,8 @@ def inject_attrs(rng, text):
         k = rng.choice(ops)
         name, value = rng.choice(ATTRS), rng.choice(VALUES)
         if f"{name} =" in lines[k]:
-            lines[k] = re.sub(re.escape(name) + r" = [^,}]+", f"{name} = {value}", lines[k],
-                              count=1)
+            lines[k] = re.sub(re.escape(name) + r" = [^,}]+", lambda _: f"{name} = {value}",
+                              lines[k], count=1)
         else:
             lines[k] = lines[k].replace("{", "{" + f"{name} = {value}, ", 1)
     return "\n".join(lines)
