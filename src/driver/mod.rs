@@ -25,7 +25,7 @@ use melior::{
 };
 use source::{parse_named_buffer, read_input, Input};
 use split::{split_input, Chunk};
-use std::{io::Write, path::PathBuf};
+use std::{io::Write, os::fd::AsFd, path::PathBuf};
 
 /// Input and output syntaxes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +73,16 @@ struct Driver<'a> {
     config: &'a Config,
     input: Input,
     format: Format,
+}
+
+/// What a chunk produced.
+enum Output<'c> {
+    /// A module to print as MLIR: printed straight into the output file, as mlir-opt does,
+    /// rather than first into a string (for a million ops that is hundreds of MB held and
+    /// copied twice).
+    Module(Module<'c>),
+    /// Already rendered text (`.ge` output), or nothing for a failed chunk.
+    Text(String),
 }
 
 /// Why a chunk produced no output.
@@ -142,8 +152,7 @@ impl<'a> Driver<'a> {
             .split_marker
             .as_deref()
             .unwrap_or(split::DEFAULT_MARKER);
-        let output = outputs.join(&format!("{marker}\n"));
-        match self.write_output(&output, ok) {
+        match self.write_outputs(&outputs, &format!("{marker}\n"), ok) {
             Ok(()) if ok => 0,
             Ok(()) => 1,
             Err(message) => {
@@ -154,19 +163,19 @@ impl<'a> Driver<'a> {
     }
 
     /// Processes one chunk. `Ok((output, ok))`; `Err` only for fatal configuration errors.
-    fn process_chunk(
+    fn process_chunk<'c>(
         &self,
-        context: &Context,
+        context: &'c Context,
         collector: &DiagnosticCollector,
         chunk: &Chunk,
         split: bool,
-    ) -> Result<(String, bool), String> {
+    ) -> Result<(Output<'c>, bool), String> {
         let expected = if self.config.verify_diagnostics {
             match verify::parse_expected(chunk.text, &self.input.name, chunk.first_line) {
                 Ok(expected) => Some(expected),
                 Err(errors) => {
                     self.print(&errors);
-                    return Ok((String::new(), false));
+                    return Ok((Output::Text(String::new()), false));
                 }
             }
         } else {
@@ -176,7 +185,7 @@ impl<'a> Driver<'a> {
         let result = self.compile(context, collector, chunk, split, &mut diagnostics);
         let (output, mut ok) = match result {
             Ok(output) => (output, true),
-            Err(ChunkError::Failed) => (String::new(), false),
+            Err(ChunkError::Failed) => (Output::Text(String::new()), false),
             Err(ChunkError::Fatal(message)) => return Err(message),
         };
         diagnostics.extend(collector.take());
@@ -197,16 +206,16 @@ impl<'a> Driver<'a> {
         Ok((output, ok))
     }
 
-    /// Parse or import, verify, run the pipeline, print. Diagnostics of each stage are
-    /// appended to `diagnostics`; the caller prints or verifies them.
-    fn compile(
+    /// Parse or import, verify, run the pipeline. Diagnostics of each stage are appended to
+    /// `diagnostics`; the caller prints or verifies them, then writes the output.
+    fn compile<'c>(
         &self,
-        context: &Context,
+        context: &'c Context,
         collector: &DiagnosticCollector,
         chunk: &Chunk,
         split: bool,
         diagnostics: &mut Vec<Diag>,
-    ) -> Result<String, ChunkError> {
+    ) -> Result<Output<'c>, ChunkError> {
         // Build the pass manager first: a bad pipeline is reported before any input error.
         let manager = module_pass_manager(context);
         let statistics = PassStatistics::default();
@@ -279,18 +288,8 @@ impl<'a> Driver<'a> {
         }
         drop(manager); // prints the timing report, after the statistics like mlir-opt
         Ok(match self.config.emit {
-            Format::Mlir => {
-                let bytes = crate::ir::source::print_operation(
-                    module.as_operation(),
-                    &self.printing_flags(),
-                );
-                // MLIR prints UTF-8; one validation of the whole text is cheap.
-                let mut text = String::from_utf8(bytes)
-                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-                text.push('\n');
-                text
-            }
-            Format::Ge => syntax::print_ge(&module),
+            Format::Mlir => Output::Module(module),
+            Format::Ge => Output::Text(syntax::print_ge(&module)),
         })
     }
 
@@ -386,19 +385,46 @@ impl<'a> Driver<'a> {
         }
     }
 
-    fn write_output(&self, output: &str, ok: bool) -> Result<(), String> {
+    /// Writes the chunks' outputs, `separator` between two, to the output file or standard
+    /// output.
+    fn write_outputs(&self, outputs: &[Output], separator: &str, ok: bool) -> Result<(), String> {
         if self.config.output == "-" {
-            let mut stdout = std::io::stdout().lock();
-            return stdout
-                .write_all(output.as_bytes())
-                .and_then(|()| stdout.flush())
+            return self
+                .write_to(&mut std::io::stdout().lock(), outputs, separator)
                 .map_err(|error| format!("cannot write standard output: {error}"));
         }
         // Like mlir-opt, a failed run leaves no output file behind.
         if !ok {
             return Ok(());
         }
-        std::fs::write(&self.config.output, output)
-            .map_err(|error| format!("cannot write output file '{}': {error}", self.config.output))
+        let failure = |error| format!("cannot write output file '{}': {error}", self.config.output);
+        let mut file = std::fs::File::create(&self.config.output).map_err(failure)?;
+        self.write_to(&mut file, outputs, separator)
+            .map_err(failure)
+    }
+
+    fn write_to<W: Write + AsFd>(
+        &self,
+        out: &mut W,
+        outputs: &[Output],
+        separator: &str,
+    ) -> std::io::Result<()> {
+        for (index, output) in outputs.iter().enumerate() {
+            if index > 0 {
+                out.write_all(separator.as_bytes())?;
+            }
+            match output {
+                Output::Text(text) => out.write_all(text.as_bytes())?,
+                Output::Module(module) => {
+                    out.flush()?;
+                    crate::ir::source::print_operation_to_fd(
+                        module.as_operation(),
+                        &self.printing_flags(),
+                        out.as_fd(),
+                    )?;
+                }
+            }
+        }
+        out.flush()
     }
 }

@@ -1,11 +1,14 @@
-// One function MLIR's C API lacks: set several attributes of an op at once. Setting them one
-// by one (`mlirOperationSetAttributeByName`) builds and uniques a new attribute dictionary
-// per call; a pass that writes a few attributes on every op of a million-op graph pays that
-// several times per op. Compiled by build.rs against the same MLIR headers and libraries
-// mlir-sys uses; declared and wrapped in `src/ir/prim.rs`, the only caller.
+// Two functions MLIR's C API lacks. Compiled by build.rs against the same MLIR headers and
+// libraries mlir-sys uses; each is declared and wrapped once in Rust (named below).
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/raw_ostream.h"
+
+// Set several attributes of an op at once. Setting them one by one
+// (`mlirOperationSetAttributeByName`) builds and uniques a new attribute dictionary per call;
+// a pass that writes a few attributes on every op of a million-op graph pays that several
+// times per op. Wrapped in `src/ir/prim.rs`.
 
 extern "C" void geOperationSetAttributes(MlirOperation op, intptr_t count,
                                          const MlirNamedAttribute *attributes) {
@@ -15,4 +18,19 @@ extern "C" void geOperationSetAttributes(MlirOperation op, intptr_t count,
     list.set(mlir::cast<mlir::StringAttr>(unwrap(attributes[i].name)),
              unwrap(attributes[i].attribute));
   operation->setAttrs(list.getDictionary(operation->getContext()));
+}
+
+// Print an op, then a newline, to an open file descriptor through a buffered
+// `raw_fd_ostream`, as mlir-opt prints its output. The C API's `mlirOperationPrintWithFlags`
+// streams every token through an unbuffered callback, and the caller then holds the whole
+// text (hundreds of MB for a million ops) before writing it. The descriptor stays open.
+// Returns false when writing failed. Wrapped in `src/ir/source.rs`.
+extern "C" bool geOperationPrintToFd(MlirOperation op, MlirOpPrintingFlags flags, int fd) {
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/false);
+  unwrap(op)->print(os, *unwrap(flags));
+  os << '\n';
+  os.flush();
+  bool ok = !os.has_error();
+  os.clear_error();
+  return ok;
 }

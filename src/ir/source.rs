@@ -29,39 +29,34 @@ pub fn set_block_argument_location(argument: BlockArgument<'_, '_>, location: Lo
     unsafe { mlir_sys::mlirBlockArgumentSetLocation(argument.to_raw(), location.to_raw()) }
 }
 
-/// Prints `op` with `flags` into raw bytes.
+extern "C" {
+    /// `src/ir/capi_ext.cpp`: prints an op and a newline through a buffered stream on `fd`.
+    fn geOperationPrintToFd(
+        op: mlir_sys::MlirOperation,
+        flags: mlir_sys::MlirOpPrintingFlags,
+        fd: std::os::raw::c_int,
+    ) -> bool;
+}
+
+/// Prints `op` with `flags`, then a newline, to the open file `fd`, as mlir-opt prints.
 ///
 /// MLIR's C API streams the printed text through an unbuffered callback, one call per
-/// token. melior's `to_string_with_flags` routes every call through `fmt::Formatter` with a
-/// UTF-8 check; on a million-op module that costs a third of the whole parse+print time.
-/// Appending to a byte buffer keeps `ge-opt` as fast as `mlir-opt`'s own printer.
-pub fn print_operation(
+/// token; melior's `to_string_with_flags` routes each through `fmt::Formatter` with a UTF-8
+/// check, and the caller then holds (and copies) the whole text before writing it. For a
+/// million-op module that is hundreds of MB and a large share of the whole run; a buffered
+/// `raw_fd_ostream` on the output file avoids both.
+pub fn print_operation_to_fd(
     op: melior::ir::OperationRef<'_, '_>,
     flags: &melior::ir::operation::OperationPrintingFlags,
-) -> Vec<u8> {
-    unsafe extern "C" fn append(chunk: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
-        // SAFETY: `data` is the `Vec<u8>` passed below, alive and exclusively borrowed for
-        // the duration of the print call; `chunk` points to `length` readable bytes.
-        unsafe {
-            let buffer = &mut *(data as *mut Vec<u8>);
-            if chunk.length > 0 {
-                buffer.extend_from_slice(std::slice::from_raw_parts(
-                    chunk.data as *const u8,
-                    chunk.length,
-                ));
-            }
-        }
+    fd: std::os::fd::BorrowedFd<'_>,
+) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: `op` and `flags` are live; `fd` is an open descriptor borrowed for the call,
+    // which neither closes nor keeps it.
+    let written = unsafe { geOperationPrintToFd(op.to_raw(), flags.to_raw(), fd.as_raw_fd()) };
+    if written {
+        Ok(())
+    } else {
+        Err(std::io::Error::other("the MLIR printer could not write"))
     }
-    let mut buffer = Vec::new();
-    // SAFETY: `op` and `flags` are live; the callback only touches `buffer`, which outlives
-    // the call.
-    unsafe {
-        mlir_sys::mlirOperationPrintWithFlags(
-            op.to_raw(),
-            flags.to_raw(),
-            Some(append),
-            &mut buffer as *mut Vec<u8> as *mut std::ffi::c_void,
-        );
-    }
-    buffer
 }
