@@ -239,9 +239,7 @@ fn first_bracket_deeper_than(text: &str, limit: usize) -> Option<(usize, usize)>
             b'\n' => (line, line_start) = (line + 1, i),
             b'"' => loop {
                 // A string ends at its closing quote or, unterminated, at the end of its line.
-                let Some(k) = memchr::memchr3(b'"', b'\\', b'\n', &bytes[i..]) else {
-                    return None;
-                };
+                let k = memchr::memchr3(b'"', b'\\', b'\n', &bytes[i..])?;
                 let found = bytes[i + k];
                 i += k + 1;
                 match found {
