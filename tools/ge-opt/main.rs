@@ -12,6 +12,13 @@ use ge_mlir::{
 };
 use std::process::ExitCode;
 
+/// Rust-side allocations (the passes' graph models: many small vectors, built and dropped
+/// once per pass) go to mimalloc; glibc's malloc spent a tenth of a million-op pipeline
+/// consolidating freed chunks. MLIR's own C++ allocations keep the system malloc, exactly
+/// as stock mlir-opt has it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum FormatArg {
     Mlir,
