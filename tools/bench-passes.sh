@@ -7,7 +7,8 @@
 #   mlir-opt --irdl-file=$IRDL FILE.mlir -o /dev/null
 #   ge-opt $PIPELINE FILE.mlir -o /dev/null    (its W18888 warnings are rendered to a temp file)
 # Wall time and peak RSS from /usr/bin/time; each cell is the best of $RUNS runs. Prints
-# time and RSS ratios (ge-opt / mlir-opt; the issue's target is <= 2.00 for both), the
+# time and RSS ratios (ge-opt / mlir-opt; the issue's target is <= 2.00 for both; `cpu x` is
+# the same ratio in user+sys CPU time, which a busy machine disturbs less than wall time), the
 # spread of the time ratio over the runs (each run's ge-opt time over the mlir-opt time
 # measured right before it: min-max), and the growth exponent of ge-opt's time between
 # consecutive sizes and from the first size to the last (target <= 1.10).
@@ -44,7 +45,7 @@ mkdir -p "$OUT"
 errors="$OUT/errors-passes.log"
 : >"$errors"
 
-declare -A best_t best_m last_t
+declare -A best_t best_m best_c last_t
 # timed KEY CMD...: best wall time and best peak RSS per KEY, and the last run's time (for the
 # per-run spread); a failure marks KEY as FAIL. Local rather than bench-lib's bench_timed,
 # which keeps wall time only.
@@ -54,8 +55,13 @@ timed() {
     local t m tf ef
     tf=$(mktemp)
     ef=$(mktemp)
-    if /usr/bin/time -f "%e %M" -o "$tf" "$@" >/dev/null 2>"$ef"; then
-        read -r t m <"$tf"
+    if /usr/bin/time -f "%e %M %U %S" -o "$tf" "$@" >/dev/null 2>"$ef"; then
+        local user sys cpu
+        read -r t m user sys <"$tf"
+        cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+        if [[ -z ${best_c[$key]:-} ]] || awk -v a="$cpu" -v b="${best_c[$key]}" 'BEGIN { exit !(a < b) }'; then
+            best_c[$key]=$cpu
+        fi
         last_t[$key]=$t
         if [[ -z ${best_t[$key]:-} ]] || awk -v a="$t" -v b="${best_t[$key]}" 'BEGIN { exit !(a < b) }'; then
             best_t[$key]=$t
@@ -74,8 +80,8 @@ failed=0
 {
     echo "# ge-opt $PIPELINE vs mlir-opt parse+print, best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS)"
     echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
-    printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s | %11s | %7s\n" \
-        family ops "mlir-opt s" MB "ge-opt s" MB "time x" "rss x" "runs time x" "growth"
+    printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s %6s | %11s | %7s\n" \
+        family ops "mlir-opt s" MB "ge-opt s" MB "time x" "cpu x" "rss x" "runs time x" "growth"
 } | tee "$results"
 
 for family in $FAMILIES; do
@@ -83,7 +89,7 @@ for family in $FAMILIES; do
     for size in $SIZES; do
         file=$(bench_graph "$family" "$size" "$SEED" "$OUT")
         ops=$(bench_ops "$file")
-        best_t=() best_m=() last_t=()
+        best_t=() best_m=() best_c=() last_t=()
         runs=$RUNS
         ((size >= BIG_SIZE)) && runs=$BIG_RUNS
         lo="" hi=""
@@ -101,8 +107,9 @@ for family in $FAMILIES; do
         [[ "$mt $gt" == *FAIL* ]] && failed=1
         g=-
         [[ -n $prev_n ]] && g=$(bench_growth "$prev_t" "$gt" "$prev_n" "$ops")
-        printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s | %11s | %7s\n" "$family" "$ops" \
-            "$mt" "$(mb "$mm")" "$gt" "$(mb "$gm")" "$(bench_ratio "$gt" "$mt")" "$(bench_ratio "$gm" "$mm")" \
+        printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s %6s | %11s | %7s\n" "$family" "$ops" \
+            "$mt" "$(mb "$mm")" "$gt" "$(mb "$gm")" "$(bench_ratio "$gt" "$mt")" \
+            "$(bench_ratio "${best_c[ge]:-FAIL}" "${best_c[mlir]:-FAIL}")" "$(bench_ratio "$gm" "$mm")" \
             "${lo:--}-${hi:--}" "$g" | tee -a "$results"
         [[ -z $first_n ]] && first_n=$ops first_t=$gt
         prev_n=$ops prev_t=$gt
