@@ -24,13 +24,14 @@ extern "C" void geOperationSetAttributes(MlirOperation op, intptr_t count,
 // `raw_fd_ostream`, as mlir-opt prints its output. The C API's `mlirOperationPrintWithFlags`
 // streams every token through an unbuffered callback, and the caller then holds the whole
 // text (hundreds of MB for a million ops) before writing it. The descriptor stays open.
-// Returns false when writing failed. Wrapped in `src/ir/source.rs`.
-extern "C" bool geOperationPrintToFd(MlirOperation op, MlirOpPrintingFlags flags, int fd) {
+// Returns 0, or the OS error number of the first failed write. Wrapped in
+// `src/ir/source.rs`.
+extern "C" int geOperationPrintToFd(MlirOperation op, MlirOpPrintingFlags flags, int fd) {
   llvm::raw_fd_ostream os(fd, /*shouldClose=*/false);
   unwrap(op)->print(os, *unwrap(flags));
   os << '\n';
   os.flush();
-  bool ok = !os.has_error();
+  int error = os.has_error() ? os.error().value() : 0;
   os.clear_error();
-  return ok;
+  return error;
 }

@@ -30,12 +30,13 @@ pub fn set_block_argument_location(argument: BlockArgument<'_, '_>, location: Lo
 }
 
 extern "C" {
-    /// `src/ir/capi_ext.cpp`: prints an op and a newline through a buffered stream on `fd`.
+    /// `src/ir/capi_ext.cpp`: prints an op and a newline through a buffered stream on `fd`;
+    /// 0 or the OS error number.
     fn geOperationPrintToFd(
         op: mlir_sys::MlirOperation,
         flags: mlir_sys::MlirOpPrintingFlags,
         fd: std::os::raw::c_int,
-    ) -> bool;
+    ) -> std::os::raw::c_int;
 }
 
 /// Prints `op` with `flags`, then a newline, to the open file `fd`, as mlir-opt prints.
@@ -53,10 +54,9 @@ pub fn print_operation_to_fd(
     use std::os::fd::AsRawFd;
     // SAFETY: `op` and `flags` are live; `fd` is an open descriptor borrowed for the call,
     // which neither closes nor keeps it.
-    let written = unsafe { geOperationPrintToFd(op.to_raw(), flags.to_raw(), fd.as_raw_fd()) };
-    if written {
-        Ok(())
-    } else {
-        Err(std::io::Error::other("the MLIR printer could not write"))
+    let error = unsafe { geOperationPrintToFd(op.to_raw(), flags.to_raw(), fd.as_raw_fd()) };
+    match error {
+        0 => Ok(()),
+        errno => Err(std::io::Error::from_raw_os_error(errno)),
     }
 }
