@@ -182,7 +182,7 @@ graph main {
         "data-edge: event; the Recv with this event_id is its peer"
     );
     assert_eq!(reason(second), reason(next));
-    let recv = c.previous_in_block().unwrap();
+    let recv = ctrl_predecessors(c)[0];
     assert!(str_attr(recv, "name").unwrap().starts_with("main_Recv_"));
     assert_eq!(
         reason(recv),
