@@ -139,16 +139,34 @@ pub(crate) fn set_attributes<'c>(
     op: OperationRef<'c, '_>,
     entries: &[(Identifier<'c>, Attribute<'c>)],
 ) {
-    let raw: Vec<mlir_sys::MlirNamedAttribute> = entries
-        .iter()
-        .map(|(name, value)| mlir_sys::MlirNamedAttribute {
-            name: name.to_raw(),
-            attribute: value.to_raw(),
-        })
-        .collect();
+    let raw = |(name, value): &(Identifier<'c>, Attribute<'c>)| mlir_sys::MlirNamedAttribute {
+        name: name.to_raw(),
+        attribute: value.to_raw(),
+    };
+    // A pass writes a few attributes per op on every op: the array lives on the stack then.
+    const INLINE: usize = 8;
+    let unset = mlir_sys::MlirNamedAttribute {
+        name: mlir_sys::MlirIdentifier {
+            ptr: std::ptr::null(),
+        },
+        attribute: mlir_sys::MlirAttribute {
+            ptr: std::ptr::null(),
+        },
+    };
+    let mut inline = [unset; INLINE];
+    let heap: Vec<mlir_sys::MlirNamedAttribute>;
+    let array: &[mlir_sys::MlirNamedAttribute] = if entries.len() <= INLINE {
+        for (slot, entry) in inline.iter_mut().zip(entries) {
+            *slot = raw(entry);
+        }
+        &inline[..entries.len()]
+    } else {
+        heap = entries.iter().map(raw).collect();
+        &heap
+    };
     // SAFETY: `op`, the names and the values are live objects of one context; the function
     // only reads the array during the call (see capi_ext.cpp).
-    unsafe { geOperationSetAttributes(op.to_raw(), raw.len() as isize, raw.as_ptr()) }
+    unsafe { geOperationSetAttributes(op.to_raw(), array.len() as isize, array.as_ptr()) }
 }
 
 /// Removes attribute `name` of `op`; returns whether it was there.

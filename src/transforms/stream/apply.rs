@@ -14,7 +14,7 @@
 //!   switch (control-linked from it) and take over the switch's control edges they own;
 //! * Send / Recv (SendNotify / RecvNotify) ops are created in GE's order with GE's names,
 //!   `event_id` (`notify_id`), `stream_id`, `_logic_stream_id` and a reason naming the
-//!   dependency: a Send right after its node (consuming the node's control token, after
+//!   rule (shared by all syncs of the rule, see [`sync_reason`]): a Send right after its node (consuming the node's control token, after
 //!   earlier Sends of the same node), a Recv right before its node (which consumes the
 //!   Recv's control token). Program order stays a topological order, so SSA dominance
 //!   holds. NetOutput is `func.return`, which has no control token and takes no control
@@ -29,7 +29,7 @@ use super::model_from_ir::{
     IrModel,
 };
 use crate::{
-    analysis::stream::{model::FastMap, Allocation, NodeId, StreamId, SyncKind},
+    analysis::stream::{model::FastMap, Allocation, EventOrigin, NodeId, StreamId, SyncKind},
     ir::{
         ops::{
             array_attr_value, attr_name, bool_attr_value, build_op_with_ctrl_type, ctrl_operands,
@@ -315,7 +315,8 @@ pub fn apply<'c, 'a>(
     let mut recv_tokens: Vec<(NodeId, Vec<Value<'c, 'a>>)> = Vec::new();
     let mut recv_slot: FastMap<NodeId, usize> = FastMap::default();
     let mut values: Vec<Attribute> = Vec::with_capacity(5);
-    let mut reason = String::new();
+    // One reason per (rule, kind, side): a handful of strings for any number of syncs.
+    let mut sync_reasons: Vec<((EventOrigin, SyncKind, bool), Attribute)> = Vec::new();
     for p in &alloc.planned {
         let anchor = model.ops[p.anchor];
         let rec = &alloc.syncs.recs[p.sync];
@@ -331,24 +332,19 @@ pub fn apply<'c, 'a>(
             int(p.stream),
             int(logical_of(p.stream)),
         ]);
-        if explain {
-            use std::fmt::Write as _;
-            reason.clear();
-            let _ = write!(
-                reason,
-                "{}: {} {} from `{}` to `{}`",
-                rec.origin.as_str(),
-                match rec.kind {
-                    SyncKind::Event => "event",
-                    SyncKind::Notify => "notify",
-                },
-                p.id,
-                sg.node(rec.send).name,
-                sg.node(rec.recv).name
-            );
-            values.push(str_attr_value(context, &reason));
-        }
         let sending = p.ty.starts_with("Send");
+        if explain {
+            let key = (rec.origin, rec.kind, sending);
+            let reason = match sync_reasons.iter().find(|(k, _)| *k == key) {
+                Some(&(_, reason)) => reason,
+                None => {
+                    let reason = str_attr_value(context, &sync_reason(key.0, key.1, sending));
+                    sync_reasons.push((key, reason));
+                    reason
+                }
+            };
+            values.push(reason);
+        }
         let template = &templates[match p.ty {
             "Send" => 0,
             "Recv" => 1,
@@ -429,4 +425,23 @@ pub fn apply<'c, 'a>(
         int_list_attr(context, &physical),
     );
     Ok(applied)
+}
+
+/// The `ascend.stream_reason` of a Send (`sending`) or Recv: the rule that made the sync and
+/// how to find its peer. It names no node, so every sync of one rule shares one uniqued
+/// string (a per-sync text would add a string to MLIR's global uniquer for each of the
+/// hundreds of thousands of Send/Recv ops of a large graph). The ends stay in the IR — a
+/// Send follows its node, a Recv precedes its node, the two share the id — and the summary
+/// (`--stream-alloc-summary`) lists every sync with its send and recv nodes.
+fn sync_reason(origin: EventOrigin, kind: SyncKind, sending: bool) -> String {
+    let (what, id, peer) = match (kind, sending) {
+        (SyncKind::Event, true) => ("event", "event_id", "Recv"),
+        (SyncKind::Event, false) => ("event", "event_id", "Send"),
+        (SyncKind::Notify, true) => ("notify", "notify_id", "RecvNotify"),
+        (SyncKind::Notify, false) => ("notify", "notify_id", "SendNotify"),
+    };
+    format!(
+        "{}: {what}; the {peer} with this {id} is its peer",
+        origin.as_str()
+    )
 }

@@ -172,6 +172,22 @@ graph main {
     assert!(str_attr(a, "ascend.stream_reason")
         .unwrap()
         .starts_with("stream-label: "));
+    // A sync's reason names its rule and how to find its peer, not its nodes: `a`'s two
+    // Sends (to b and to c) share one string, and each Recv names the Send side.
+    let second = next.next_in_block().unwrap();
+    assert!(str_attr(second, "name").unwrap().starts_with("main_Send_"));
+    let reason = |op| str_attr(op, "ascend.stream_reason").unwrap();
+    assert_eq!(
+        reason(next),
+        "data-edge: event; the Recv with this event_id is its peer"
+    );
+    assert_eq!(reason(second), reason(next));
+    let recv = ctrl_predecessors(c)[0];
+    assert!(str_attr(recv, "name").unwrap().starts_with("main_Recv_"));
+    assert_eq!(
+        reason(recv),
+        "data-edge: event; the Send with this event_id is its peer"
+    );
 }
 
 #[test]
