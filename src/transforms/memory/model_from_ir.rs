@@ -43,6 +43,10 @@
 //! (a unit test checks the cache against per-op answers). At 100k ops the build is ~0.2 s.
 //!
 //! Ops are mapped to [`NodeId`]s by [`OpKey`] while building; [`IrModel::ops`] maps back.
+//! The map is an [`OpKeyMap`], hashed by address: the parser allocates a block's ops in
+//! order and producers are mostly recent ops, so inserting every op and looking up every
+//! operand's producer stays in a few hot cache lines of the map (with a mixing hash, each
+//! was a cache miss at a million ops: the build was ~25% faster at 1M without it).
 
 use crate::{
     analysis::{
