@@ -46,7 +46,8 @@
 //! The map is an [`OpKeyMap`], hashed by address: the parser allocates a block's ops in
 //! order and producers are mostly recent ops, so inserting every op and looking up every
 //! operand's producer stays in a few hot cache lines of the map (with a mixing hash, each
-//! was a cache miss at a million ops: the build was ~25% faster at 1M without it).
+//! was a cache miss at a million ops: the map's inserts alone were ~2.5% of the pass's
+//! profile at 1M, and they no longer show in it).
 
 use crate::{
     analysis::{
