@@ -40,8 +40,9 @@ impl OpKey {
     }
 }
 
-/// A map keyed by op identity.
-pub type OpKeyMap<V> = crate::analysis::fast_hash::FastMap<OpKey, V>;
+/// A map keyed by op identity (hashed by address: ops allocated together share cache
+/// lines of the map, see [`AddressHasher`](crate::analysis::fast_hash::AddressHasher)).
+pub type OpKeyMap<V> = crate::analysis::fast_hash::AddressMap<OpKey, V>;
 
 /// The address of the uniqued attribute `name` of `op` (0 when absent): MLIR uniques
 /// attributes per context, so two ops carry equal values exactly when the addresses match,

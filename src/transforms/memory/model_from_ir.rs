@@ -43,6 +43,11 @@
 //! (a unit test checks the cache against per-op answers). At 100k ops the build is ~0.2 s.
 //!
 //! Ops are mapped to [`NodeId`]s by [`OpKey`] while building; [`IrModel::ops`] maps back.
+//! The map is an [`OpKeyMap`], hashed by address: the parser allocates a block's ops in
+//! order and producers are mostly recent ops, so inserting every op and looking up every
+//! operand's producer stays in a few hot cache lines of the map (with a mixing hash, each
+//! was a cache miss at a million ops: the map's inserts alone were ~2.5% of the pass's
+//! profile at 1M, and they no longer show in it).
 
 use crate::{
     analysis::{
