@@ -9,6 +9,9 @@
 #                                         FAIL on failure, its stderr appended to ERRLOG);
 #                                         CMD's stderr is left in $BENCH_STDERR for parsing
 #   bench_keep KEY SECONDS                keep the smaller of BENCH_BEST[KEY] and SECONDS
+#   bench_since T0                        seconds (3 decimals) since $EPOCHREALTIME was T0:
+#                                         wall times with microsecond resolution (GNU time's
+#                                         %e has 10 ms, a tenth of a 10k cell)
 #   bench_ratio A B / bench_growth T1 T2 N1 N2     formatted A/B and log(T2/T1)/log(N2/N1)
 #   bench_ops FILE                        ascend ops in a generated .mlir file
 # Every script dies with its own name: set BENCH_NAME before sourcing.
@@ -47,6 +50,8 @@ bench_ops() { grep -c ' = "ascend\.' "$1" || true; }
 declare -gA BENCH_BEST
 BENCH_STDERR=""
 
+bench_since() { LC_ALL=C awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }'; }
+
 bench_keep() {
     local key=$1 t=$2
     [[ ${BENCH_BEST[$key]:-} == FAIL ]] && return
@@ -63,8 +68,9 @@ bench_timed() {
     tf=$(mktemp)
     [[ -n $BENCH_STDERR ]] && rm -f "$BENCH_STDERR"
     BENCH_STDERR=$(mktemp)
+    local t0=$EPOCHREALTIME
     if /usr/bin/time -f "%e" -o "$tf" "$@" >/dev/null 2>"$BENCH_STDERR"; then
-        bench_keep "$key" "$(tail -n 1 "$tf")"
+        bench_keep "$key" "$(bench_since "$t0")"
         rm -f "$tf"
         return 0
     fi

@@ -6,7 +6,8 @@
 # For every family and size: FILE.mlir from ge-gen (into $OUT), then, round-robin:
 #   mlir-opt --irdl-file=$IRDL FILE.mlir -o /dev/null
 #   ge-opt $PIPELINE FILE.mlir -o /dev/null    (its W18888 warnings are rendered to a temp file)
-# Wall time and peak RSS from /usr/bin/time; each cell is the best of $RUNS runs. Prints
+# Wall time (microsecond clock), peak RSS and CPU time (/usr/bin/time); each cell is the best
+# of $RUNS runs. Prints
 # time and RSS ratios (ge-opt / mlir-opt; the issue's target is <= 2.00 for both; `cpu x` is
 # the same ratio in user+sys CPU time, which a busy machine disturbs less than wall time), the
 # spread of the time ratio over the runs (each run's ge-opt time over the mlir-opt time
@@ -55,9 +56,11 @@ timed() {
     local t m tf ef
     tf=$(mktemp)
     ef=$(mktemp)
-    if /usr/bin/time -f "%e %M %U %S" -o "$tf" "$@" >/dev/null 2>"$ef"; then
+    local t0=$EPOCHREALTIME
+    if /usr/bin/time -f "%M %U %S" -o "$tf" "$@" >/dev/null 2>"$ef"; then
         local user sys cpu
-        read -r t m user sys <"$tf"
+        t=$(bench_since "$t0")
+        read -r m user sys <"$tf"
         cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
         if [[ -z ${best_c[$key]:-} ]] || awk -v a="$cpu" -v b="${best_c[$key]}" 'BEGIN { exit !(a < b) }'; then
             best_c[$key]=$cpu

@@ -79,11 +79,12 @@ declare -A best worst
 timed() {
     local key=$1; shift
     [[ ${best[$key]:-} == FAIL ]] && return
-    local tf ef t
+    local tf ef t t0
     tf=$(mktemp)
     ef=$(mktemp)
+    t0=$EPOCHREALTIME
     if /usr/bin/time -f "%e" -o "$tf" "$@" >/dev/null 2>"$ef"; then
-        t=$(tail -n 1 "$tf")
+        t=$(LC_ALL=C awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
         keep "$key" "$t"
         if [[ $key == alloc ]]; then
             keep pass "$(awk '/StreamAlloc$/ { print $1; exit }' "$ef")"
