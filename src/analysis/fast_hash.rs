@@ -19,11 +19,7 @@ impl Hasher for FastHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
+        for_each_word(bytes, |word| self.write_u64(word));
     }
 
     fn write_u64(&mut self, x: u64) {
@@ -58,11 +54,8 @@ impl Hasher for AddressHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
+        // Only addresses are meant to be hashed here; other keys still hash deterministically.
+        for_each_word(bytes, |word| self.write_u64(word));
     }
 
     fn write_u64(&mut self, x: u64) {
@@ -76,8 +69,20 @@ impl Hasher for AddressHasher {
     }
 }
 
+/// Bytes as little-endian 64-bit words, the last one zero-padded.
+fn for_each_word(bytes: &[u8], mut f: impl FnMut(u64)) {
+    for chunk in bytes.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        f(u64::from_le_bytes(word));
+    }
+}
+
 /// A `HashMap` keyed by addresses, with [`AddressHasher`].
 pub type AddressMap<K, V> = HashMap<K, V, BuildHasherDefault<AddressHasher>>;
+
+/// A `HashSet` of addresses, with [`AddressHasher`].
+pub type AddressSet = HashSet<usize, BuildHasherDefault<AddressHasher>>;
 
 /// A `HashMap` with [`FastHasher`].
 pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;

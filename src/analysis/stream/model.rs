@@ -899,38 +899,9 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
-/// A hasher for keys that are addresses of objects MLIR allocates in program order (ops,
-/// uniqued strings): the bucket bits follow the address, so lookups of nearby objects (a
-/// consumer's producers are mostly recent ops) touch nearby buckets instead of a random
-/// cache line of a table over a million ops, while the tag bits hashbrown reads from the
-/// top of the hash are mixed from the whole address.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct AddressHasher(u64);
-
-impl std::hash::Hasher for AddressHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write_usize(&mut self, v: usize) {
-        const TAG: u64 = 0xFE00_0000_0000_0000;
-        let v = v as u64;
-        let mixed = v.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = ((v >> 4) & !TAG) | (mixed & TAG);
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Only addresses are hashed here; anything else still gets a deterministic hash.
-        for b in bytes {
-            self.write_usize((self.0 as usize).rotate_left(8) ^ usize::from(*b));
-        }
-    }
-}
-
-/// A `HashMap` keyed by addresses, with [`AddressHasher`].
-pub(crate) type AddressMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<AddressHasher>>;
-
-/// A `HashSet` of addresses, with [`AddressHasher`].
-pub(crate) type AddressSet =
-    std::collections::HashSet<usize, std::hash::BuildHasherDefault<AddressHasher>>;
+// Maps keyed by the addresses of objects MLIR allocates in program order (ops, uniqued
+// strings): see `AddressHasher`.
+pub(crate) use crate::analysis::fast_hash::{AddressMap, AddressSet};
 
 /// A `HashMap` with [`Fnv`].
 pub(crate) type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
