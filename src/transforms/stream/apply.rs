@@ -15,8 +15,8 @@
 //! * Send / Recv (SendNotify / RecvNotify) ops are created in GE's order with GE's names,
 //!   `event_id` (`notify_id`), `stream_id`, `_logic_stream_id` and a reason naming the
 //!   rule (shared by all syncs of the rule, see [`sync_reason`]): a Send right after its
-//!   node (consuming the node's control token, after earlier Sends of the same node), a Recv right before its node (which consumes the
-//!   Recv's control token). Program order stays a topological order, so SSA dominance
+//!   node (consuming the node's control token, after earlier Sends of the same node), a
+//!   Recv right before its node (which consumes the Recv's control token). Program order stays a topological order, so SSA dominance
 //!   holds. NetOutput is `func.return`, which has no control token and takes no control
 //!   operand: its Recvs and Sends (a split can make it the last node before a new physical
 //!   stream) sit right before it, ordered by position only — it runs no task, so that is
