@@ -13,14 +13,14 @@
 //! * the StreamActive ops planned after StreamSwitch nodes are created right after their
 //!   switch (control-linked from it) and take over the switch's control edges they own;
 //! * Send / Recv (SendNotify / RecvNotify) ops are created in GE's order with GE's names,
-//!   `event_id` (`notify_id`), `stream_id`, `_logic_stream_id` and a reason naming the
-//!   rule (shared by all syncs of the rule, see [`sync_reason`]): a Send right after its
-//!   node (consuming the node's control token, after earlier Sends of the same node), a
-//!   Recv right before its node (which consumes the Recv's control token). Program order stays a topological order, so SSA dominance
-//!   holds. NetOutput is `func.return`, which has no control token and takes no control
-//!   operand: its Recvs and Sends (a split can make it the last node before a new physical
-//!   stream) sit right before it, ordered by position only — it runs no task, so that is
-//!   the same point of its stream;
+//!   `event_id` (`notify_id`), `stream_id`, `_logic_stream_id` and a reason naming the rule
+//!   (shared by all syncs of the rule, see `sync_reason`): a Send right after its node
+//!   (consuming the node's control token, after earlier Sends of the same node), a Recv
+//!   right before its node (which consumes the Recv's control token). Program order stays a
+//!   topological order, so SSA dominance holds. NetOutput is `func.return`, which has no
+//!   control token and takes no control operand: its Recvs and Sends (a split can make it
+//!   the last node before a new physical stream) sit right before it, ordered by position
+//!   only — it runs no task, so that is the same point of its stream;
 //! * the root function gets the model's totals: `stream_num`, `event_num`, `notify_num`,
 //!   and `ascend.physical_to_logical_stream` (entry `p` is physical stream `p`'s logical id).
 
