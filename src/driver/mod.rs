@@ -389,9 +389,13 @@ impl<'a> Driver<'a> {
     /// output.
     fn write_outputs(&self, outputs: &[Output], separator: &str, ok: bool) -> Result<(), String> {
         if self.config.output == "-" {
-            return self
-                .write_to(&mut std::io::stdout().lock(), outputs, separator)
-                .map_err(|error| format!("cannot write standard output: {error}"));
+            return match self.write_to(&mut std::io::stdout().lock(), outputs, separator) {
+                // The reader stopped reading (`ge-opt big.mlir | head`): not our failure.
+                // mlir-opt dies of SIGPIPE there without a word; Rust ignores SIGPIPE, so
+                // ge-opt stops writing and keeps the exit status of the run itself.
+                Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                result => result.map_err(|error| format!("cannot write standard output: {error}")),
+            };
         }
         // Like mlir-opt, a failed run leaves no output file behind.
         if !ok {

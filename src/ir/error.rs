@@ -38,8 +38,11 @@ pub enum IrError {
     Build(String),
     /// The `!ascend.ctrl` type is unknown: the dialect is not loaded in this context.
     DialectNotLoaded,
-    /// The module structure is not a GE graph (missing root, subgraph with two parents...).
+    /// The module structure is not a GE graph (subgraph with two parents...).
     Structure(String),
+    /// The module has no function of the root graph's name (the message lists what it has;
+    /// see [`crate::ir::graph::missing_root`]).
+    MissingRoot(String),
 }
 
 impl fmt::Display for IrError {
@@ -66,7 +69,7 @@ impl fmt::Display for IrError {
             }
             IrError::Build(what) => write!(f, "MLIR refused to build {what}"),
             IrError::DialectNotLoaded => write!(f, "the ascend dialect is not loaded"),
-            IrError::Structure(what) => write!(f, "{what}"),
+            IrError::Structure(what) | IrError::MissingRoot(what) => write!(f, "{what}"),
         }
     }
 }

@@ -59,8 +59,9 @@ use crate::{
     },
     dialect::{op_table, semantics, Arity, AttrValue, OpView, Trait},
     ir::{
+        graph::missing_root,
         ops::{self, OpKey, OpKeyMap, Producer},
-        SubgraphTree,
+        IrError, SubgraphTree,
     },
 };
 use melior::ir::{
@@ -146,8 +147,17 @@ impl<'c, 'a> IrModel<'c, 'a> {
 
     /// Builds the model of `module` (a `builtin.module`) rooted at function `root`.
     pub fn build(module: OperationRef<'c, 'a>, root: &str) -> Result<Self, LocatedError<'c>> {
-        let tree = SubgraphTree::build_from_op(module, root)
-            .map_err(|e| LocatedError::at(module, e.to_string()))?;
+        let tree = SubgraphTree::build_from_op(module, root).map_err(|e| {
+            let at = match &e {
+                IrError::MissingRoot(_) => module
+                    .region(0)
+                    .ok()
+                    .and_then(|r| r.first_block())
+                    .and_then(|body| missing_root(body, root).0),
+                _ => None,
+            };
+            LocatedError::at(at.unwrap_or(module), e.to_string())
+        })?;
         let mut builder = Builder {
             model: IrModel {
                 graph: MemGraph::new(root),

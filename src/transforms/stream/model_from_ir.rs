@@ -34,7 +34,10 @@ use crate::{
         AttachedStreamReq, GraphId, NodeAttrs, NodeId, NodeKind, StreamGraph,
     },
     dialect::{op_table, semantics, OpDef, Trait},
-    ir::ops::{ctrl_type, OpKey},
+    ir::{
+        graph::missing_root,
+        ops::{ctrl_type, OpKey},
+    },
 };
 use melior::ir::{
     attribute::{
@@ -153,9 +156,10 @@ pub fn build<'c, 'a>(
         op = f.next_in_block();
     }
     let root_func = *funcs.get(root).ok_or_else(|| {
+        let (first, message) = missing_root(body, root);
         ModelError::new(
-            module_location,
-            format!("no function @{root} in the module (the root graph; see option `root`)"),
+            first.map_or(module_location, |f| f.location()),
+            format!("{message}; see option `root`"),
         )
     })?;
     let mut builder = Builder {

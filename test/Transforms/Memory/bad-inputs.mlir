@@ -7,7 +7,7 @@
 // RUN: not ge-opt %s --split-input-file --ge-memory-pipeline=root=nosuch 2>&1 | FileCheck %s --check-prefix=ROOT
 // CHECK: bad-inputs.mlir:15:10: error: mem-rw-conflict: a GE node needs a `name` attribute
 // NESTED: error: graph-lint: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op
-// ROOT: error: ge-memory-pipeline: no function @nosuch in the module
+// ROOT: bad-inputs.mlir:[[@LINE+2]]:1: error: ge-memory-pipeline: no function @nosuch in the module, the root graph (it has @main)
 
 func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %x:2 = "ascend.data"(%arg0) {name = "x", index = 0 : i64} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)

@@ -5,7 +5,7 @@
 // RUN: not ge-opt %s --split-input-file --mem-layout-conflict=root=nosuch 2>&1 | FileCheck %s --check-prefix=ROOT
 // RUN: not ge-opt %s --mem-layout-conflict=offline=maybe 2>&1 | FileCheck %s --check-prefix=OPTION
 // NESTED: error: mem-layout-conflict: runs on the builtin.module (a GE graph with its subgraphs), not on a nested op
-// ROOT: error: mem-layout-conflict: no function @nosuch in the module
+// ROOT: layout-bad-inputs.mlir:[[@LINE+3]]:1: error: mem-layout-conflict: no function @nosuch in the module, the root graph (it has @main)
 // OPTION: option 'offline'
 
 func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {

@@ -2,7 +2,9 @@
 // RUN: not ge-opt %s --split-input-file --stream-alloc 2>&1 | FileCheck %s
 // RUN: not ge-opt %s --split-input-file --stream-alloc=root=nope 2>&1 | FileCheck %s --check-prefix=ROOT
 
-// ROOT: error: stream-alloc: no function @nope in the module (the root graph; see option `root`)
+// The missing root is reported at the module's first function (the implicit module is at
+// line 0), naming the functions the module has.
+// ROOT: errors.mlir:[[@LINE+3]]:1: error: stream-alloc: no function @nope in the module, the root graph (it has @main); see option `root`
 
 // CHECK: errors.mlir:[[@LINE+2]]:10: error: stream-alloc: attribute `_stream_label` must be a string, got 3 : i64
 func.func @main(%arg0: tensor<4xf32>) {
