@@ -500,6 +500,38 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
     }
 }
 
+/// What to say when the module whose body is `body` has no function `@root`: the op to
+/// point at, its first function (a module without an explicit `module {` line sits at line 0
+/// of the file, which shows the user nothing) or `None` when it has none, and the message,
+/// naming the functions it does have.
+pub fn missing_root<'c, 'a>(
+    body: BlockRef<'c, 'a>,
+    root: &str,
+) -> (Option<OperationRef<'c, 'a>>, String) {
+    const SHOWN: usize = 5;
+    let funcs: Vec<OperationRef<'c, 'a>> = prim::block_ops(body)
+        .into_iter()
+        .filter(|op| op.name().as_string_ref().as_str() == Ok("func.func"))
+        .collect();
+    let mut names: Vec<String> = funcs
+        .iter()
+        .take(SHOWN)
+        .map(|f| format!("@{}", str_attr(*f, "sym_name").unwrap_or("?")))
+        .collect();
+    if funcs.len() > SHOWN {
+        names.push(format!("and {} more", funcs.len() - SHOWN));
+    }
+    let has = if names.is_empty() {
+        "it has no function".to_string()
+    } else {
+        format!("it has {}", names.join(", "))
+    };
+    (
+        funcs.first().copied(),
+        format!("no function @{root} in the module, the root graph ({has})"),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -710,36 +742,4 @@ func.func @main(%arg0: tensor<i1>, %arg1: tensor<4xf32>) -> tensor<4xf32> {{
             .expect("two parents");
         assert!(error.to_string().contains("@tt"), "{error}");
     }
-}
-
-/// What to say when the module whose body is `body` has no function `@root`: the op to
-/// point at, its first function (a module without an explicit `module {` line sits at line 0
-/// of the file, which shows the user nothing) or `None` when it has none, and the message,
-/// naming the functions it does have.
-pub fn missing_root<'c, 'a>(
-    body: BlockRef<'c, 'a>,
-    root: &str,
-) -> (Option<OperationRef<'c, 'a>>, String) {
-    const SHOWN: usize = 5;
-    let funcs: Vec<OperationRef<'c, 'a>> = prim::block_ops(body)
-        .into_iter()
-        .filter(|op| op.name().as_string_ref().as_str() == Ok("func.func"))
-        .collect();
-    let mut names: Vec<String> = funcs
-        .iter()
-        .take(SHOWN)
-        .map(|f| format!("@{}", str_attr(*f, "sym_name").unwrap_or("?")))
-        .collect();
-    if funcs.len() > SHOWN {
-        names.push(format!("and {} more", funcs.len() - SHOWN));
-    }
-    let has = if names.is_empty() {
-        "it has no function".to_string()
-    } else {
-        format!("it has {}", names.join(", "))
-    };
-    (
-        funcs.first().copied(),
-        format!("no function @{root} in the module, the root graph ({has})"),
-    )
 }
