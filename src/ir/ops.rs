@@ -293,7 +293,7 @@ pub fn symbol_value<'c>(
 }
 
 /// Calls `f` with the name of each of `op`'s attributes as bytes (no UTF-8 validation; see
-/// [`prim::string_ref_bytes`]), in the op's attribute order.
+/// `prim::string_ref_bytes`), in the op's attribute order.
 pub fn for_each_attribute_name(op: OperationRef, mut f: impl FnMut(&[u8])) {
     for (name, _) in op.attributes() {
         f(prim::string_ref_bytes(name.as_string_ref()));

@@ -88,7 +88,7 @@ pub struct Decision {
 }
 
 impl Decision {
-    /// Human text: "`r` output 0 reuses input 0" or "... cannot reuse input 0: <why>".
+    /// Human text: "`r` output 0 reuses input 0" or "... cannot reuse input 0: (why)".
     pub fn describe(&self, g: &MemGraph) -> String {
         let head = format!(
             "`{}` output {} {} input {}",

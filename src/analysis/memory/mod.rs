@@ -62,7 +62,7 @@ pub const MAX_PIPELINE_ROUNDS: usize = 4;
 /// a quiet round is an error.
 ///
 /// A planner whose input has not changed in a way it can see since its own last run is not
-/// run again: it would plan nothing (see [`PipelineState`] for the argument). The plans, the
+/// run again: it would plan nothing (see `PipelineState` for the argument). The plans, the
 /// final model and the statistics are those of running every planner in every round
 /// (a property test compares both on random graphs).
 pub fn plan_pipeline(

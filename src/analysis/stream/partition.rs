@@ -19,7 +19,7 @@
 //! it has an edge into a cluster already reached in the walk (or into the current child),
 //! each cluster keeps the list of its open successors, and the DFS only follows those. A
 //! closed cluster cannot be on a path into the child, so the answer is GE's, in time
-//! proportional to the open region the search really crosses (see [`ClusterGraph`]).
+//! proportional to the open region the search really crosses (see `ClusterGraph`).
 //!
 //! Two documented simplifications: (1) GE sorts parents with an unstable sort; we use a
 //! stable one (identical for fewer than 17 parents, where libstdc++ uses insertion sort);

@@ -3,7 +3,7 @@
 //! Each pass is the same three steps, around a decision engine of
 //! [`crate::analysis::memory`]:
 //! 1. [`model_from_ir::IrModel::build`]: the whole module (root `@main` and its subgraphs)
-//!    as a [`MemGraph`](crate::analysis::memory::model::MemGraph);
+//!    as a [`crate::analysis::memory::model::MemGraph`];
 //! 2. the planner decides, on the model, and returns an ordered edit [`Plan`];
 //! 3. [`apply_plan::apply_plan`] replays the plan on the IR with the `ir` helpers.
 //!

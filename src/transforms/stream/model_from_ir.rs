@@ -20,7 +20,7 @@
 //! * **edges**: a data edge per data operand (consumer order, then input order, so every
 //!   `data_in` is in GE input order; each producer's `data_out` is then sorted by output
 //!   index, GE's anchor order), a control edge per `!ascend.ctrl` operand (deduplicated).
-//! * **attributes** with GE's names, see [`read_node`]. A wrongly typed attribute is an
+//! * **attributes** with GE's names, see `Caches::read_node`. A wrongly typed attribute is an
 //!   error at the op, not a silent default.
 //!
 //! Besides the view, the build records what the pass needs to write back (the op of each

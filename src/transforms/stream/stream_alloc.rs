@@ -1,13 +1,13 @@
 //! `stream-alloc`: GE's multi-stream allocation as an MLIR pass (issue 4).
 //!
 //! The pass runs on the module (it needs the root graph and all its subgraphs):
-//! 1. [`model_from_ir`](super::model_from_ir) fills the frozen [`StreamGraph`];
+//! 1. [`super::model_from_ir`] fills the frozen [`StreamGraph`];
 //! 2. [`allocate`] decides everything on it — logical streams (GE's pass chain), attached
 //!    streams, events and notifies (GE's three optimisations, renumbering, multi-dims
 //!    reuse), activation, the physical split;
 //! 3. [`apply`](super::apply) mutates the IR once: stream attributes on every op, the
 //!    planned StreamActive ops, then the Send/Recv ops;
-//! 4. [`report`](super::report) writes the summary (JSON or table) and Graphviz on request.
+//! 4. [`super::report`] writes the summary (JSON or table) and Graphviz on request.
 //!
 //! ```text
 //! ge-opt g.ge --stream-alloc --stream-alloc-summary=- -o out.mlir

@@ -12,7 +12,7 @@
 //!
 //! Lookahead (the plan is offline, so the future is known): a block smaller than a region
 //! does not split it when, during the block's lifetime, a bigger block starts that the
-//! region would hold but the remainder would not ([`Demand`]): a long-lived scalar in the
+//! region would hold but the remainder would not (`Demand`): a long-lived scalar in the
 //! slot a large activation needs next is what makes plain best fit grow the workspace on
 //! control-flow graphs (1.24x the lower bound there, 1.00x with the lookahead). Such a
 //! block tries the next fitting region, and if none qualifies, takes fresh memory at the
