@@ -9,7 +9,7 @@ pub mod verify;
 
 use crate::{
     dialect::new_context,
-    ir::pass_manager::{enable_timing, module_pass_manager},
+    ir::pass_manager::{enable_timing, enable_verifier, module_pass_manager},
     pipeline::{PassStatistics, Pipeline},
     syntax,
 };
@@ -53,6 +53,8 @@ pub struct Config {
     pub statistics: bool,
     pub print_debuginfo: bool,
     pub disable_threading: bool,
+    /// Verify the IR after every pass (`mlir-opt --verify-each`, default on).
+    pub verify_each: bool,
     /// Accept operations of unknown dialects (`mlir-opt --allow-unregistered-dialect`).
     pub allow_unregistered_dialect: bool,
     pub pipeline: Pipeline,
@@ -226,6 +228,7 @@ impl<'a> Driver<'a> {
         if self.config.timing {
             enable_timing(&manager);
         }
+        enable_verifier(&manager, self.config.verify_each);
         if self.config.print_ir_after_all || self.config.print_ir_before_all {
             manager.enable_ir_printing(&PassIrPrintingOptions {
                 before_all: self.config.print_ir_before_all,

@@ -52,6 +52,13 @@ pub fn enable_timing(manager: &PassManager<'_>) {
     unsafe { mlir_sys::mlirPassManagerEnableTiming(manager.to_raw()) }
 }
 
+/// Whether MLIR verifies the IR after every pass (on by default, as in mlir-opt's
+/// `--verify-each`). The input is verified when parsed either way.
+pub fn enable_verifier(manager: &PassManager<'_>, enable: bool) {
+    // SAFETY: the pass manager is live.
+    unsafe { mlir_sys::mlirPassManagerEnableVerifier(manager.to_raw(), enable) }
+}
+
 unsafe extern "C" fn collect(text: MlirStringRef, data: *mut c_void) {
     // SAFETY: `data` is the `&mut String` given by `add_pipeline`; `text` is valid for the
     // duration of the callback.

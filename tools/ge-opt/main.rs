@@ -90,6 +90,12 @@ struct Cli {
     #[arg(long)]
     mlir_disable_threading: bool,
 
+    /// Verify the IR after every pass (`--verify-each=false` skips it; the input is verified
+    /// when parsed either way)
+    #[arg(long, value_name = "BOOL", default_value_t = true, num_args = 0..=1,
+          default_missing_value = "true", action = clap::ArgAction::Set)]
+    verify_each: bool,
+
     /// Accept operations of dialects that are not registered
     #[arg(long)]
     allow_unregistered_dialect: bool,
@@ -171,6 +177,7 @@ fn main() -> ExitCode {
         statistics: cli.mlir_pass_statistics,
         print_debuginfo: cli.mlir_print_debuginfo,
         disable_threading: cli.mlir_disable_threading,
+        verify_each: cli.verify_each,
         allow_unregistered_dialect: cli.allow_unregistered_dialect,
         pipeline,
     };
