@@ -8,6 +8,7 @@
 # For every family and size: FILE.mlir from ge-gen, then, round-robin, best of RUNS:
 #   mlir     mlir-opt --irdl-file=$IRDL FILE.mlir -o /dev/null         (parse + verify + print)
 #   passes   ge-opt FILE.mlir $PASSES --mlir-timing -o /dev/null
+#   own      the same with --verify-each=false
 # As tools/bench-stream.sh does, the passes' cost is read from MLIR's timing report: `pass s`
 # is the sum of the lines of the passes in PASSES (the fused pipeline's one line, or the five
 # passes', each then building its model from the IR, deciding, writing back and verifying),
@@ -15,7 +16,10 @@
 # the pass time from the previous size (target <= 1.10), `n^k all` the exponent from the
 # first size to this one. `peak/lb` is the plan's peak over its max-live lower bound
 # (target <= 1.10) and `peak/ub` over the no-reuse upper bound, from --mem-assign's remark;
-# the per-pass seconds follow (with the fused pipeline, one column).
+# the per-pass seconds follow (with the fused pipeline, one column). `own s` is the passes'
+# time without MLIR's verification after them (--verify-each=false: the passes' own work;
+# the verifier is MLIR's, and mlir-opt's parse already ran it once), `own k` its growth
+# exponent from the first size.
 #
 # Environment:
 #   FAMILIES="transformer resnet wide-dag control-flow"
@@ -72,12 +76,12 @@ failed=0
 {
     echo "# ge-opt $PASSES vs mlir-opt parse+verify+print, best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS)"
     echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
-    printf "%-12s %8s | %7s %7s | %6s %5s %6s | %7s %7s | %s\n" \
-        family ops "mlir s" "pass s" "pass x" "n^k" "n^k all" "peak/lb" "peak/ub" "${REPORT_NAMES[*]} (s)"
+    printf "%-12s %8s | %7s %7s | %6s %5s %6s | %7s %6s | %7s %7s | %s\n" \
+        family ops "mlir s" "pass s" "pass x" "n^k" "n^k all" "own s" "own k" "peak/lb" "peak/ub" "${REPORT_NAMES[*]} (s)"
 } | tee "$results"
 
 for family in $FAMILIES; do
-    first_n="" first_t="" prev_n="" prev_t=""
+    first_n="" first_t="" first_o="" prev_n="" prev_t=""
     for size in $SIZES; do
         file=$(bench_graph "$family" "$size" "$SEED" "$OUT")
         ops=$(bench_ops "$file")
@@ -98,13 +102,19 @@ for family in $FAMILIES; do
                 lb=$(sed -n 's/.*lower bound [0-9]* bytes (peak \([0-9.]*\)x).*/\1/p' <<<"$remark")
                 ub=$(sed -n 's/.*upper bound [0-9]* bytes (peak \([0-9.]*\)x).*/\1/p' <<<"$remark")
             fi
+            # shellcheck disable=SC2086
+            if bench_timed own_total "$errors" "$GE_OPT" "$file" $PASSES --verify-each=false --mlir-timing -o /dev/null; then
+                read -r sum _ < <(pass_seconds "$BENCH_STDERR")
+                bench_keep own "$sum"
+            fi
         done
-        mt=${BENCH_BEST[mlir]:-FAIL} st=${BENCH_BEST[pass]:-FAIL}
-        [[ "$mt $st" == *FAIL* ]] && failed=1
-        [[ -z $first_n ]] && first_n=$ops first_t=$st
-        printf "%-12s %8s | %7s %7s | %6s %5s %6s | %7s %7s | %s\n" "$family" "$ops" "$mt" "$st" \
+        mt=${BENCH_BEST[mlir]:-FAIL} st=${BENCH_BEST[pass]:-FAIL} ot=${BENCH_BEST[own]:-FAIL}
+        [[ "$mt $st $ot" == *FAIL* ]] && failed=1
+        [[ -z $first_n ]] && first_n=$ops first_t=$st first_o=$ot
+        printf "%-12s %8s | %7s %7s | %6s %5s %6s | %7s %6s | %7s %7s | %s\n" "$family" "$ops" "$mt" "$st" \
             "$(bench_ratio "$st" "$mt")" "$(bench_growth "$prev_t" "$st" "$prev_n" "$ops")" \
-            "$(bench_growth "$first_t" "$st" "$first_n" "$ops")" "${lb:--}" "${ub:--}" "${parts# }" |
+            "$(bench_growth "$first_t" "$st" "$first_n" "$ops")" "$ot" \
+            "$(bench_growth "$first_o" "$ot" "$first_n" "$ops")" "${lb:--}" "${ub:--}" "${parts# }" |
             tee -a "$results"
         prev_t=$st prev_n=$ops
     done

@@ -7,6 +7,7 @@
 #   mlir     mlir-opt --irdl-file=$IRDL FILE.mlir -o /dev/null        (parse + verify + print)
 #   plain    ge-opt FILE.mlir -o /dev/null                             (same, our driver)
 #   alloc    ge-opt FILE.mlir --stream-alloc --mlir-timing -o /dev/null
+#   own      the same with --verify-each=false
 # `pass` is the StreamAlloc line of MLIR's timing report (the pass alone: view, decisions,
 # IR rewrite, and MLIR's verification after it); `pass x` = pass / mlir, both best of the
 # runs (target <= 1.00); `spread` = best pass / worst mlir - worst pass / best mlir, the
@@ -17,7 +18,10 @@
 # the minimum on the physical streams (plus the split cuts nothing else orders), `final`
 # the ids written (equal to `min ph` when nothing else — attached streams, loops — adds
 # events). `n^k` is the growth exponent of the pass time between consecutive sizes,
-# `mlir n^k` the same for mlir-opt's parse+print (the memory hierarchy bends both).
+# `mlir n^k` the same for mlir-opt's parse+print (the memory hierarchy bends both). `own s`
+# is the pass without MLIR's verification after it (--verify-each=false: the pass's own
+# work; the verifier is MLIR's, and mlir-opt's parse already ran it once), `own k` its
+# growth exponent from the first size.
 #
 # Environment (defaults keep a run around 5 min on 2 busy cores):
 #   FAMILIES="transformer wide-dag"   any of: transformer resnet wide-dag control-flow
@@ -88,6 +92,8 @@ timed() {
         keep "$key" "$t"
         if [[ $key == alloc ]]; then
             keep pass "$(awk '/StreamAlloc$/ { print $1; exit }' "$ef")"
+        elif [[ $key == own_run ]]; then
+            keep own "$(awk '/StreamAlloc$/ { print $1; exit }' "$ef")"
         fi
     else
         { echo "== FAILED: $*"; head -c 4000 "$ef"; } >>"$errors"
@@ -115,13 +121,13 @@ failed=0
     echo "# ge-opt --stream-alloc vs mlir-opt parse+verify+print, best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS)"
     echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "# ge-opt=$GE_OPT seed=$SEED pass flag: $flag"
-    printf "%-12s %8s | %7s %7s %7s %7s | %6s %11s %7s %5s %6s | %5s %5s %5s | %7s %7s %7s %7s\n" \
-        family ops "mlir s" "plain s" "alloc s" "pass s" "pass x" "spread" "total x" "n^k" "mlir" \
+    printf "%-12s %8s | %7s %7s %7s %7s | %6s %11s %7s %5s %6s | %7s %5s | %5s %5s %5s | %7s %7s %7s %7s\n" \
+        family ops "mlir s" "plain s" "alloc s" "pass s" "pass x" "spread" "total x" "n^k" "mlir" "own s" "own k" \
         main phys split "ge ev" "min ev" "min ph" "final"
 } | tee "$results"
 
 for family in $FAMILIES; do
-    prev_t="" prev_n="" prev_m=""
+    prev_t="" prev_n="" prev_m="" first_n="" first_o=""
     for size in $SIZES; do
         file="$OUT/$family-$size-s$SEED.mlir"
         if [[ $REGEN == 1 || ! -s $file ]]; then
@@ -136,6 +142,7 @@ for family in $FAMILIES; do
             timed mlir "$MLIR_OPT" --irdl-file="$IRDL" "$file" -o /dev/null
             timed plain "$GE_OPT" "$file" -o /dev/null
             timed alloc "$GE_OPT" "$file" "$flag" --mlir-timing -o /dev/null
+            timed own_run "$GE_OPT" "$file" "$flag" --verify-each=false --mlir-timing -o /dev/null
         done
         sf=$(mktemp)
         if ! "$GE_OPT" "$file" "$flag" --mlir-pass-statistics -o /dev/null 2>"$sf"; then
@@ -143,12 +150,15 @@ for family in $FAMILIES; do
             failed=1
         fi
         mt=${best[mlir]:-FAIL} pt=${best[plain]:-FAIL} at=${best[alloc]:-FAIL} st=${best[pass]:-FAIL}
-        [[ "$mt $pt $at $st" == *FAIL* ]] && failed=1
+        ot=${best[own]:-FAIL}
+        [[ "$mt $pt $at $st $ot" == *FAIL* ]] && failed=1
+        [[ -z $first_n ]] && first_n=$ops first_o=$ot
         k=$(growth "$prev_t" "$st" "$prev_n" "$ops")
         km=$(growth "$prev_m" "$mt" "$prev_n" "$ops")
         spread="$(ratio "$st" "${worst[mlir]:-FAIL}")-$(ratio "${worst[pass]:-FAIL}" "$mt")"
-        printf "%-12s %8s | %7s %7s %7s %7s | %6s %11s %7s %5s %6s | %5s %5s %5s | %7s %7s %7s %7s\n" \
+        printf "%-12s %8s | %7s %7s %7s %7s | %6s %11s %7s %5s %6s | %7s %5s | %5s %5s %5s | %7s %7s %7s %7s\n" \
             "$family" "$ops" "$mt" "$pt" "$at" "$st" "$(ratio "$st" "$mt")" "$spread" "$(ratio "$at" "$mt")" "$k" "$km" \
+            "$ot" "$(growth "$first_o" "$ot" "$first_n" "$ops")" \
             "$(stat "$sf" num-main-streams)" "$(stat "$sf" num-streams)" "$(stat "$sf" num-split-streams)" \
             "$(stat "$sf" num-events-ge)" "$(stat "$sf" num-events-minimal)" \
             "$(stat "$sf" num-events-minimal-physical)" "$(stat "$sf" num-events)" |
