@@ -53,7 +53,7 @@ use crate::{
     analysis::{
         fast_hash::FastMap,
         memory::model::{
-            Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId, ROOT,
+            intern_type, Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId, ROOT,
             UNKNOWN_DIM,
         },
     },
@@ -456,10 +456,10 @@ impl<'c, 'a> Builder<'c, 'a> {
             .iter()
             .chain(&out_tensors)
             .any(|&t| g.tensor(t).is_unknown_shape());
-        let id = g.add_node_syms(gid, name, &shape.ty, &shape.inputs, &shape.outputs);
+        let mut sem = shape.sem;
+        sem.unknown_shape = unknown;
+        let id = g.add_node_syms(gid, name, shape.ty, sem, &shape.inputs, &shape.outputs);
         let node = g.node_mut(id);
-        node.sem = shape.sem;
-        node.sem.unknown_shape = unknown;
         for (input, &t) in node.inputs.iter_mut().zip(&in_tensors) {
             input.tensor = t;
         }
@@ -505,10 +505,9 @@ impl<'c, 'a> Builder<'c, 'a> {
                 }
             }
             let node = g.node_mut(id);
-            node.original_type =
-                ops::str_attr(op, semantics::attr::ORIGINAL_TYPE).map(str::to_string);
+            node.original_type = ops::str_attr(op, semantics::attr::ORIGINAL_TYPE).map(Box::from);
             node.origin = ops::str_attr(op, INSERTED_BY).and_then(Origin::from_pass_name);
-            node.reason = ops::str_attr(op, REASON).map(str::to_string);
+            node.reason = ops::str_attr(op, REASON).map(Box::from);
         }
         self.push(id, op);
         Ok(id)
@@ -680,7 +679,8 @@ fn unranked_dtype(ty: Type) -> DType {
 /// What the op table and the op's attributes say about an op, except what depends on its
 /// values' types (`unknown_shape`) or its per-op-only attributes.
 struct Shape {
-    ty: String,
+    /// Interned ([`intern_type`]).
+    ty: &'static str,
     sem: Sem,
     inputs: Vec<Option<Sym>>,
     outputs: Vec<Option<Sym>>,
@@ -839,7 +839,7 @@ fn shape_of(g: &mut MemGraph, op: OperationRef, ty: &str, data_results: &[Value]
             && ops::bool_attr(op, IS_UNKNOWN_SHAPE) == Some(false),
     };
     Shape {
-        ty: ty.to_string(),
+        ty: intern_type(ty),
         sem,
         inputs,
         outputs,

@@ -109,7 +109,7 @@ pub fn dump(g: &MemGraph) -> String {
             let mut ctrl: Vec<String> = node
                 .ctrl_in
                 .iter()
-                .map(|&s| g.node(s).name.clone())
+                .map(|&s| g.node(s).name.to_string())
                 .collect();
             ctrl.sort();
             out.push_str(&format!(
@@ -168,7 +168,7 @@ pub fn inserted(g: &MemGraph, origin: Origin) -> Vec<NodeId> {
 /// The producer node name feeding `n:i`.
 pub fn src_name(g: &MemGraph, n: NodeId, i: u32) -> String {
     let s = g.src(n, i).expect("connected");
-    g.node(s.node).name.clone()
+    g.node(s.node).name.to_string()
 }
 
 /// Tiny deterministic PRNG (xorshift64*), so the property tests need no crate.
