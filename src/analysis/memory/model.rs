@@ -229,6 +229,76 @@ pub struct Input {
 /// without a heap block of their own (the list takes a `Vec`'s 24 bytes either way).
 pub type Consumers = smallvec::SmallVec<[InPort; 2]>;
 
+/// A node's list of control edges or subgraphs: empty on most nodes, so it takes one word
+/// and no heap block while empty (a `Vec` takes three words), and a `Vec` once it has an
+/// entry. Reads go through the slice it dereferences to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdList<T>(Option<Box<Vec<T>>>);
+
+impl<T> Default for IdList<T> {
+    fn default() -> Self {
+        IdList(None)
+    }
+}
+
+impl<T> IdList<T> {
+    pub fn push(&mut self, x: T) {
+        self.0.get_or_insert_with(Box::default).push(x);
+    }
+
+    /// `Vec::swap_remove`.
+    pub fn swap_remove(&mut self, index: usize) -> T {
+        let list = self.0.as_mut().expect("swap_remove on an empty list");
+        let x = list.swap_remove(index);
+        if list.is_empty() {
+            self.0 = None;
+        }
+        x
+    }
+}
+
+impl<T> std::ops::Deref for IdList<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl<T> std::ops::DerefMut for IdList<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        self.0.as_deref_mut().map_or(&mut [], Vec::as_mut_slice)
+    }
+}
+
+impl<T> IntoIterator for IdList<T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.map_or_else(Vec::new, |v| *v).into_iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a IdList<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: PartialEq> PartialEq<Vec<T>> for IdList<T> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        **self == other[..]
+    }
+}
+
+impl<T> FromIterator<T> for IdList<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let v: Vec<T> = iter.into_iter().collect();
+        IdList((!v.is_empty()).then(|| Box::new(v)))
+    }
+}
+
 /// One output anchor of a node.
 #[derive(Clone, Debug, Default)]
 pub struct Output {
@@ -498,11 +568,11 @@ pub struct Node {
     pub inputs: Vec<Input>,
     pub outputs: Vec<Output>,
     /// Sources of control edges into this node.
-    pub ctrl_in: Vec<NodeId>,
+    pub ctrl_in: IdList<NodeId>,
     /// Targets of control edges out of this node.
-    pub ctrl_out: Vec<NodeId>,
+    pub ctrl_out: IdList<NodeId>,
     /// Subgraphs referenced by this node, in the parent's order.
-    pub subgraphs: Vec<GraphId>,
+    pub subgraphs: IdList<GraphId>,
     /// On a subgraph Data: `_parent_node_index`.
     pub parent_index: Option<u32>,
     /// On a `FrameworkOp`: `original_type` (B.3 d, B.4 e, B.20 Cmo).
@@ -927,9 +997,9 @@ impl MemGraph {
             sem,
             inputs,
             outputs,
-            ctrl_in: Vec::new(),
-            ctrl_out: Vec::new(),
-            subgraphs: Vec::new(),
+            ctrl_in: IdList::default(),
+            ctrl_out: IdList::default(),
+            subgraphs: IdList::default(),
             parent_index: None,
             original_type: None,
             atomic: None,
