@@ -1261,19 +1261,23 @@ impl MemGraph {
             }
         }
         let map = |n: NodeId| NodeId(new_of[n.0 as usize]);
-        let mut nodes: Vec<Option<Node>> = std::mem::take(&mut self.nodes)
-            .into_iter()
-            .map(Some)
-            .collect();
-        let mut out: Vec<Node> = Vec::with_capacity(next as usize);
-        let mut old_of = vec![0u32; next as usize];
-        for (old, &new) in new_of.iter().enumerate() {
-            if new != u32::MAX {
-                old_of[new as usize] = old as u32;
+        // Every node moves to its new slot in place, cycle by cycle, the dropped ones to the
+        // tail (then cut off): no second arena of a million nodes to write afresh.
+        let mut dest = new_of.clone();
+        let mut tail = next;
+        for d in dest.iter_mut().filter(|d| **d == u32::MAX) {
+            *d = tail;
+            tail += 1;
+        }
+        for i in 0..dest.len() {
+            while dest[i] as usize != i {
+                let j = dest[i] as usize;
+                self.nodes.swap(i, j);
+                dest.swap(i, j);
             }
         }
-        for &old in &old_of {
-            let mut node = nodes[old as usize].take().expect("each node once");
+        self.nodes.truncate(next as usize);
+        for node in &mut self.nodes {
             for input in &mut node.inputs {
                 if let Some(src) = &mut input.src {
                     src.node = map(src.node);
@@ -1291,9 +1295,7 @@ impl MemGraph {
                 }
                 list.sort_unstable();
             }
-            out.push(node);
         }
-        self.nodes = out;
         for g in &mut self.graphs {
             g.parent = g.parent.map(map);
             g.net_output = g.net_output.map(map);

@@ -334,8 +334,12 @@ impl<'c, 'a> Builder<'c, 'a> {
                 next = op.next_in_block();
             }
         }
-        self.model.graph.nodes.reserve(count);
-        self.model.ops.reserve(count);
+        // Planners insert nodes (copies, a few percent of the graph): room for an eighth
+        // more, or the first insertion would copy the whole arena to one twice its size.
+        // Room never written costs no memory.
+        let room = count + count / 8;
+        self.model.graph.nodes.reserve(room);
+        self.model.ops.reserve(room);
         self.by_op.reserve(count);
     }
 
