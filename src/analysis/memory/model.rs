@@ -233,6 +233,7 @@ pub type Consumers = smallvec::SmallVec<[InPort; 2]>;
 /// and no heap block while empty (a `Vec` takes three words), and a `Vec` once it has an
 /// entry. Reads go through the slice it dereferences to.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::box_collection)] // the box is the point: one word in the node while empty
 pub struct IdList<T>(Option<Box<Vec<T>>>);
 
 impl<T> Default for IdList<T> {
@@ -977,7 +978,14 @@ impl MemGraph {
                 ..Output::default()
             })
             .collect();
-        self.push_ports(graph, name, intern_type(ty), Sem::of_type(ty), inputs, outputs)
+        self.push_ports(
+            graph,
+            name,
+            intern_type(ty),
+            Sem::of_type(ty),
+            inputs,
+            outputs,
+        )
     }
 
     fn push_ports(
@@ -1264,10 +1272,8 @@ impl MemGraph {
         // Every node moves to its new slot in place, cycle by cycle, the dropped ones to the
         // tail (then cut off): no second arena of a million nodes to write afresh.
         let mut dest = new_of.clone();
-        let mut tail = next;
-        for d in dest.iter_mut().filter(|d| **d == u32::MAX) {
+        for (tail, d) in (next..).zip(dest.iter_mut().filter(|d| **d == u32::MAX)) {
             *d = tail;
-            tail += 1;
         }
         for i in 0..dest.len() {
             while dest[i] as usize != i {

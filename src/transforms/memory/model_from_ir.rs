@@ -53,8 +53,8 @@ use crate::{
     analysis::{
         fast_hash::FastMap,
         memory::model::{
-            intern_type, Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId, ROOT,
-            UNKNOWN_DIM,
+            intern_type, Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc,
+            TensorId, ROOT, UNKNOWN_DIM,
         },
     },
     dialect::{op_table, semantics, Arity, AttrValue, OpView, Trait},
@@ -321,7 +321,7 @@ struct Builder<'c, 'a> {
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
-    /// Sizes the node arena, the op table and the op map for every op of every graph of
+    /// Sizes the graph list, the node arena, the op table and the op map for every graph and op of
     /// `tree` up front (one cheap walk): growing them by doubling copied the whole arena
     /// several times and, at a million ops, kept the old and the new copy alive at once.
     fn reserve(&mut self, tree: &SubgraphTree<'c, 'a>) {
@@ -338,6 +338,8 @@ impl<'c, 'a> Builder<'c, 'a> {
         // more, or the first insertion would copy the whole arena to one twice its size.
         // Room never written costs no memory.
         let room = count + count / 8;
+        self.model.graph.graphs.reserve(tree.len());
+        self.model.blocks.reserve(tree.len());
         self.model.graph.nodes.reserve(room);
         self.model.ops.reserve(room);
         self.by_op.reserve(count);
