@@ -58,7 +58,7 @@ pub(crate) fn insert_identity_after(
     let ctrl_moved = if g.node(p.node).sem.switch_like {
         Vec::new()
     } else {
-        g.node(p.node).ctrl_out.clone()
+        g.node(p.node).ctrl_out.to_vec()
     };
     let edit = Edit::InsertIdentityAfter {
         new: Plan::next_id(g),

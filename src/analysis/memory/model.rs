@@ -225,13 +225,88 @@ pub struct Input {
     pub mem_type: i64,
 }
 
+/// The consumer edges of an output. Most outputs feed one or two inputs: those live inline,
+/// without a heap block of their own (the list takes a `Vec`'s 24 bytes either way).
+pub type Consumers = smallvec::SmallVec<[InPort; 2]>;
+
+/// A node's list of control edges or subgraphs: empty on most nodes, so it takes one word
+/// and no heap block while empty (a `Vec` takes three words), and a `Vec` once it has an
+/// entry. Reads go through the slice it dereferences to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::box_collection)] // the box is the point: one word in the node while empty
+pub struct IdList<T>(Option<Box<Vec<T>>>);
+
+impl<T> Default for IdList<T> {
+    fn default() -> Self {
+        IdList(None)
+    }
+}
+
+impl<T> IdList<T> {
+    pub fn push(&mut self, x: T) {
+        self.0.get_or_insert_with(Box::default).push(x);
+    }
+
+    /// `Vec::swap_remove`.
+    pub fn swap_remove(&mut self, index: usize) -> T {
+        let list = self.0.as_mut().expect("swap_remove on an empty list");
+        let x = list.swap_remove(index);
+        if list.is_empty() {
+            self.0 = None;
+        }
+        x
+    }
+}
+
+impl<T> std::ops::Deref for IdList<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl<T> std::ops::DerefMut for IdList<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        self.0.as_deref_mut().map_or(&mut [], Vec::as_mut_slice)
+    }
+}
+
+impl<T> IntoIterator for IdList<T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.map_or_else(Vec::new, |v| *v).into_iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a IdList<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: PartialEq> PartialEq<Vec<T>> for IdList<T> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        **self == other[..]
+    }
+}
+
+impl<T> FromIterator<T> for IdList<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let v: Vec<T> = iter.into_iter().collect();
+        IdList((!v.is_empty()).then(|| Box::new(v)))
+    }
+}
+
 /// One output anchor of a node.
 #[derive(Clone, Debug, Default)]
 pub struct Output {
     /// GE output name; `None` for unnamed outputs.
     pub name: Option<Sym>,
     /// Consumer inputs in GE's edge order.
-    pub consumers: Vec<InPort>,
+    pub consumers: Consumers,
     /// `ref_var_src_var_name` on the output desc: the variable (node name) this output aliases
     /// (B.18: such atomic ops clean themselves; B.19: REFERENCE_OUTPUT).
     pub ref_var_src: Option<Sym>,
@@ -477,33 +552,38 @@ impl Origin {
 }
 
 /// A node (a GE op).
+///
+/// A model holds one per op and every memory pass builds one, so a node keeps few heap
+/// blocks: the type is interned ([`intern_type`]), the name is an exact-size box, and a
+/// consumer list of up to two edges lives inline ([`Consumers`]). At a million ops every
+/// byte and block here is a fresh page touched per pass.
 #[derive(Clone, Debug)]
 pub struct Node {
     /// The `name` attribute (unique in the module).
-    pub name: String,
-    /// GE type (`Identity`, `HcomAllReduce`, ...).
-    pub ty: String,
+    pub name: Box<str>,
+    /// GE type (`Identity`, `HcomAllReduce`, ...), interned ([`intern_type`]).
+    pub ty: &'static str,
     /// The graph the node lives in.
     pub graph: GraphId,
     pub sem: Sem,
     pub inputs: Vec<Input>,
     pub outputs: Vec<Output>,
     /// Sources of control edges into this node.
-    pub ctrl_in: Vec<NodeId>,
+    pub ctrl_in: IdList<NodeId>,
     /// Targets of control edges out of this node.
-    pub ctrl_out: Vec<NodeId>,
+    pub ctrl_out: IdList<NodeId>,
     /// Subgraphs referenced by this node, in the parent's order.
-    pub subgraphs: Vec<GraphId>,
+    pub subgraphs: IdList<GraphId>,
     /// On a subgraph Data: `_parent_node_index`.
     pub parent_index: Option<u32>,
     /// On a `FrameworkOp`: `original_type` (B.3 d, B.4 e, B.20 Cmo).
-    pub original_type: Option<String>,
+    pub original_type: Option<Box<str>>,
     /// Atomic attributes, if any.
     pub atomic: Option<Box<Atomic>>,
     /// The pass that inserted this node (None for nodes of the input graph).
     pub origin: Option<Origin>,
     /// Why the node was inserted (the `ascend.reason` attribute).
-    pub reason: Option<String>,
+    pub reason: Option<Box<str>>,
     /// `_alloc_fixed_addr_index` (MarkSameAddrPass, 3.1.7): the output that must keep a
     /// fixed address.
     pub fixed_addr_output: Option<u32>,
@@ -514,9 +594,9 @@ pub struct Node {
 impl Node {
     /// The GE type, or the `original_type` of a `FrameworkOp` (GE's `GetOriginalType`).
     pub fn effective_type(&self) -> &str {
-        match (&self.original_type, self.ty.as_str()) {
+        match (&self.original_type, self.ty) {
             (Some(t), "FrameworkOp") => t,
-            _ => &self.ty,
+            _ => self.ty,
         }
     }
 
@@ -531,6 +611,25 @@ impl Node {
     pub fn out_data_edges(&self) -> usize {
         self.outputs.iter().map(|o| o.consumers.len()).sum()
     }
+}
+
+/// The interned copy of the GE type name `ty`, shared by the whole process.
+///
+/// A graph has a few dozen distinct types and a node only names one of them, so a node holds
+/// a `&'static str` instead of its own copy of the text (a million small heap blocks at a
+/// million ops, written afresh by every pass that builds a model). The set only ever grows
+/// by a distinct name, and lives as long as the op table that most names come from.
+pub fn intern_type(ty: &str) -> &'static str {
+    use std::sync::{Mutex, PoisonError};
+    static NAMES: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
+    let names = names.get_or_insert_with(HashSet::new);
+    if let Some(&name) = names.get(ty) {
+        return name;
+    }
+    let name: &'static str = Box::leak(ty.into());
+    names.insert(name);
+    name
 }
 
 /// Where a new node goes in its graph's order.
@@ -735,7 +834,7 @@ impl MemGraph {
     pub fn find(&self, name: &str) -> Option<NodeId> {
         self.nodes
             .iter()
-            .position(|n| !n.removed && n.name == name)
+            .position(|n| !n.removed && *n.name == *name)
             .map(|i| NodeId(i as u32))
     }
 
@@ -826,13 +925,15 @@ impl MemGraph {
         id
     }
 
-    /// [`MemGraph::add_node`] with port names interned already (`None`: unnamed), for
-    /// builders that meet the same op shape many times.
+    /// [`MemGraph::add_node`] with the type interned ([`intern_type`]), the flags and the
+    /// port names (`None`: unnamed) known already, for builders that meet the same op shape
+    /// many times.
     pub fn add_node_syms(
         &mut self,
         graph: GraphId,
         name: &str,
-        ty: &str,
+        ty: &'static str,
+        sem: Sem,
         inputs: &[Option<Sym>],
         outputs: &[Option<Sym>],
     ) -> NodeId {
@@ -850,7 +951,7 @@ impl MemGraph {
                 ..Output::default()
             })
             .collect();
-        let id = self.push_ports(graph, name, ty, inputs, outputs);
+        let id = self.push_ports(graph, name, ty, sem, inputs, outputs);
         self.graph_mut(graph).order.push(id);
         id
     }
@@ -877,29 +978,36 @@ impl MemGraph {
                 ..Output::default()
             })
             .collect();
-        self.push_ports(graph, name, ty, inputs, outputs)
+        self.push_ports(
+            graph,
+            name,
+            intern_type(ty),
+            Sem::of_type(ty),
+            inputs,
+            outputs,
+        )
     }
 
     fn push_ports(
         &mut self,
         graph: GraphId,
         name: &str,
-        ty: &str,
+        ty: &'static str,
+        sem: Sem,
         inputs: Vec<Input>,
         outputs: Vec<Output>,
     ) -> NodeId {
         let id = NodeId(self.nodes.len() as u32);
-        let sem = Sem::of_type(ty);
         self.nodes.push(Node {
-            name: name.to_string(),
-            ty: ty.to_string(),
+            name: name.into(),
+            ty,
             graph,
             sem,
             inputs,
             outputs,
-            ctrl_in: Vec::new(),
-            ctrl_out: Vec::new(),
-            subgraphs: Vec::new(),
+            ctrl_in: IdList::default(),
+            ctrl_out: IdList::default(),
+            subgraphs: IdList::default(),
             parent_index: None,
             original_type: None,
             atomic: None,
@@ -1161,19 +1269,21 @@ impl MemGraph {
             }
         }
         let map = |n: NodeId| NodeId(new_of[n.0 as usize]);
-        let mut nodes: Vec<Option<Node>> = std::mem::take(&mut self.nodes)
-            .into_iter()
-            .map(Some)
-            .collect();
-        let mut out: Vec<Node> = Vec::with_capacity(next as usize);
-        let mut old_of = vec![0u32; next as usize];
-        for (old, &new) in new_of.iter().enumerate() {
-            if new != u32::MAX {
-                old_of[new as usize] = old as u32;
+        // Every node moves to its new slot in place, cycle by cycle, the dropped ones to the
+        // tail (then cut off): no second arena of a million nodes to write afresh.
+        let mut dest = new_of.clone();
+        for (tail, d) in (next..).zip(dest.iter_mut().filter(|d| **d == u32::MAX)) {
+            *d = tail;
+        }
+        for i in 0..dest.len() {
+            while dest[i] as usize != i {
+                let j = dest[i] as usize;
+                self.nodes.swap(i, j);
+                dest.swap(i, j);
             }
         }
-        for &old in &old_of {
-            let mut node = nodes[old as usize].take().expect("each node once");
+        self.nodes.truncate(next as usize);
+        for node in &mut self.nodes {
             for input in &mut node.inputs {
                 if let Some(src) = &mut input.src {
                     src.node = map(src.node);
@@ -1191,9 +1301,7 @@ impl MemGraph {
                 }
                 list.sort_unstable();
             }
-            out.push(node);
         }
-        self.nodes = out;
         for g in &mut self.graphs {
             g.parent = g.parent.map(map);
             g.net_output = g.net_output.map(map);

@@ -403,7 +403,7 @@ fn check_in(g: &MemGraph, p: InPort) -> Result<(), MemError> {
 fn mark_new(g: &mut MemGraph, n: NodeId, origin: Origin, reason: &str, cannot_be_deleted: bool) {
     let node = g.node_mut(n);
     node.origin = Some(origin);
-    node.reason = Some(reason.to_string());
+    node.reason = Some(reason.into());
     node.sem.cannot_be_deleted = cannot_be_deleted;
 }
 

@@ -395,9 +395,12 @@ impl Symbols {
                 (ge_name_prefix(name, a), name, a, s)
             })
             .collect();
-        v.sort_by(|x, y| {
+        // Ties (equal names) keep id order, as a stable sort of this id-ordered list would;
+        // the unstable sort needs no scratch copy of the list (a million entries).
+        v.sort_unstable_by(|x, y| {
             x.0.cmp(&y.0)
                 .then_with(|| x.2.cmp_ge_name_with(x.1, y.2, y.1))
+                .then(x.3.cmp(&y.3))
         });
         v.into_iter().map(|(_, _, _, s)| s).collect()
     }

@@ -55,6 +55,13 @@ impl<'c> AttrBatch<'c> {
         id
     }
 
+    /// Room for `additional` more writes. A stage that knows a bound (a few writes per node)
+    /// reserves it up front: room never written costs no memory, while growing a queue of a
+    /// few million writes by doubling copies it and writes fresh pages twice over.
+    pub fn reserve(&mut self, additional: usize) {
+        self.pending.reserve(additional);
+    }
+
     /// Sets `name = value` on node `n` at the next flush.
     pub fn set(&mut self, n: NodeId, name: &'static str, value: Attribute<'c>) {
         let id = self.name(name);

@@ -206,6 +206,8 @@ fn write_plan<'c>(
 ) {
     let g = &model.graph;
     let context = batch.context();
+    // An output and an input offset list per node (memory kinds are rare).
+    batch.reserve(2 * g.nodes.len());
     // Offset lists repeat (a block's offset is shared by its anchors): build each once,
     // looked up by slice from one reused buffer (no allocation for a list seen before).
     let mut cache: FastMap<Vec<i64>, Attribute> = FastMap::default();

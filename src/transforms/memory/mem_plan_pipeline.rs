@@ -88,6 +88,9 @@ impl MemPlanPipeline {
         let rewriter = IrRewriter::for_op(module);
         let rw = rewriter.rewriter();
         let mut batch = AttrBatch::new(module.context());
+        // At most four writes per node: an in-place index, a reuse index, the output and
+        // the input offsets (the memory kinds of outputs outside the workspace are rare).
+        batch.reserve(4 * model.graph.nodes.len());
 
         self.support.plan_and_apply(&mut model, &rw, &mut batch)?;
         let first_new = model.graph.nodes.len();

@@ -53,8 +53,8 @@ use crate::{
     analysis::{
         fast_hash::FastMap,
         memory::model::{
-            Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId, ROOT,
-            UNKNOWN_DIM,
+            intern_type, Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc,
+            TensorId, ROOT, UNKNOWN_DIM,
         },
     },
     dialect::{op_table, semantics, Arity, AttrValue, OpView, Trait},
@@ -331,7 +331,7 @@ struct Builder<'c, 'a> {
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
-    /// Sizes the node arena, the op table and the op map for every op of every graph of
+    /// Sizes the graph list, the node arena, the op table and the op map for every graph and op of
     /// `tree` up front (one cheap walk): growing them by doubling copied the whole arena
     /// several times and, at a million ops, kept the old and the new copy alive at once.
     fn reserve(&mut self, tree: &SubgraphTree<'c, 'a>) {
@@ -344,8 +344,14 @@ impl<'c, 'a> Builder<'c, 'a> {
                 next = op.next_in_block();
             }
         }
-        self.model.graph.nodes.reserve(count);
-        self.model.ops.reserve(count);
+        // Planners insert nodes (copies, a few percent of the graph): room for an eighth
+        // more, or the first insertion would copy the whole arena to one twice its size.
+        // Room never written costs no memory.
+        let room = count + count / 8;
+        self.model.graph.graphs.reserve(tree.len());
+        self.model.blocks.reserve(tree.len());
+        self.model.graph.nodes.reserve(room);
+        self.model.ops.reserve(room);
         self.by_op.reserve(count);
     }
 
@@ -466,10 +472,10 @@ impl<'c, 'a> Builder<'c, 'a> {
             .iter()
             .chain(&out_tensors)
             .any(|&t| g.tensor(t).is_unknown_shape());
-        let id = g.add_node_syms(gid, name, &shape.ty, &shape.inputs, &shape.outputs);
+        let mut sem = shape.sem;
+        sem.unknown_shape = unknown;
+        let id = g.add_node_syms(gid, name, shape.ty, sem, &shape.inputs, &shape.outputs);
         let node = g.node_mut(id);
-        node.sem = shape.sem;
-        node.sem.unknown_shape = unknown;
         for (input, &t) in node.inputs.iter_mut().zip(&in_tensors) {
             input.tensor = t;
         }
@@ -515,10 +521,9 @@ impl<'c, 'a> Builder<'c, 'a> {
                 }
             }
             let node = g.node_mut(id);
-            node.original_type =
-                ops::str_attr(op, semantics::attr::ORIGINAL_TYPE).map(str::to_string);
+            node.original_type = ops::str_attr(op, semantics::attr::ORIGINAL_TYPE).map(Box::from);
             node.origin = ops::str_attr(op, INSERTED_BY).and_then(Origin::from_pass_name);
-            node.reason = ops::str_attr(op, REASON).map(str::to_string);
+            node.reason = ops::str_attr(op, REASON).map(Box::from);
         }
         self.push(id, op);
         Ok(id)
@@ -690,7 +695,8 @@ fn unranked_dtype(ty: Type) -> DType {
 /// What the op table and the op's attributes say about an op, except what depends on its
 /// values' types (`unknown_shape`) or its per-op-only attributes.
 struct Shape {
-    ty: String,
+    /// Interned ([`intern_type`]).
+    ty: &'static str,
     sem: Sem,
     inputs: Vec<Option<Sym>>,
     outputs: Vec<Option<Sym>>,
@@ -849,7 +855,7 @@ fn shape_of(g: &mut MemGraph, op: OperationRef, ty: &str, data_results: &[Value]
             && ops::bool_attr(op, IS_UNKNOWN_SHAPE) == Some(false),
     };
     Shape {
-        ty: ty.to_string(),
+        ty: intern_type(ty),
         sem,
         inputs,
         outputs,

@@ -35,7 +35,7 @@ fn import<'c>(context: &'c Context, text: &str) -> Module<'c> {
 /// Everything about a model that the IR must carry, keyed by node name, independent of node
 /// ids and of the order of consumer lists (GE appends; the IR reads program order).
 fn describe(g: &MemGraph) -> BTreeMap<String, String> {
-    let name = |n: NodeId| g.node(n).name.clone();
+    let name = |n: NodeId| g.node(n).name.to_string();
     let mut out = BTreeMap::new();
     for node in g.nodes.iter().filter(|n| !n.removed) {
         let mut sem = node.sem;
@@ -84,7 +84,7 @@ fn describe(g: &MemGraph) -> BTreeMap<String, String> {
             .map(|&s| g.graph(s).name.as_str())
             .collect();
         out.insert(
-            node.name.clone(),
+            node.name.to_string(),
             format!(
                 "{} in {} {sem:?} in={inputs:?} out={outputs:?} ctrl_in={ctrl_in:?} \
                  ctrl_out={ctrl_out:?} sub={subgraphs:?} parent={:?} origin={:?} reason={:?} \

@@ -168,7 +168,7 @@ impl LayoutFacts {
         if !wanted.is_empty() {
             let names: HashMap<&str, Sym> = wanted.iter().map(|&s| (g.sym_str(s), s)).collect();
             for &n in &walk {
-                if let Some(&s) = names.get(g.node(n).name.as_str()) {
+                if let Some(&s) = names.get(&*g.node(n).name) {
                     vars.entry(s).or_insert(n);
                 }
             }

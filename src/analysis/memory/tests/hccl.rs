@@ -21,7 +21,7 @@ fn const_input_of_allreduce_is_always_isolated() {
     let ids = hccl_ids(&after);
     assert_eq!(ids.len(), 1);
     assert_eq!(
-        after.node(ids[0]).name,
+        &*after.node(ids[0]).name,
         "allreduce_HcclMemcpyPass_Identity0"
     );
     assert_eq!(plan.steps[0].rule, Rule::HcclConstVar);
@@ -195,7 +195,7 @@ fn continuous_input_from_data_const_or_variable_is_isolated() {
         assert_eq!(ids.len(), 1, "{ty}");
         assert!(after.node(ids[0]).sem.cannot_be_deleted);
         assert_eq!(
-            after.node(ids[0]).name,
+            &*after.node(ids[0]).name,
             "d_HcclContinuousMemcpyPass_Identity"
         );
         assert_eq!(src_name(&after, c, 1), "p");

@@ -143,7 +143,7 @@ fn every_copy_is_undeletable_and_named_after_its_consumer() {
         .iter()
         .find(|n| n.origin == Some(Origin::MemLayoutConflict))
         .unwrap();
-    assert_eq!(copy.name, "identity_1_main_NetOutput_MemLayoutConflict_0");
+    assert_eq!(&*copy.name, "identity_1_main_NetOutput_MemLayoutConflict_0");
     assert!(copy.sem.cannot_be_deleted);
     assert!(copy
         .reason

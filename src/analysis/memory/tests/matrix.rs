@@ -103,7 +103,7 @@ fn check_cell(o: OutputRw, i: InputRw) {
         assert_eq!(src_name(&after, id, 0), "p");
         assert_eq!(
             src_name(&after, after.find("c").unwrap(), 0),
-            after.node(id).name
+            &*after.node(id).name
         );
         assert!(after.node(id).name.starts_with("p_Identity"));
         let reason = after.node(id).reason.clone().unwrap();

@@ -197,7 +197,7 @@ fn subgraph_input_type_is_merged_from_branch_data_consumers() {
     let (_, after) = run_checked(&g, plan_rw_conflict);
     let ids = rw_ids(&after);
     assert_eq!(ids.len(), 1);
-    assert_eq!(src_name(&after, f, 1), after.node(ids[0]).name);
+    assert_eq!(src_name(&after, f, 1), &*after.node(ids[0]).name);
 }
 
 #[test]
@@ -364,7 +364,7 @@ fn skip_last_edge_when_all_edges_scope_write_one_node() {
     let (_, after) = run_checked(&b.g, plan_rw_conflict);
     let ids = rw_ids(&after);
     assert_eq!(ids.len(), 1, "the last edge shares, the first gets a copy");
-    assert_eq!(src_name(&after, s, 0), after.node(ids[0]).name);
+    assert_eq!(src_name(&after, s, 0), &*after.node(ids[0]).name);
     assert_eq!(src_name(&after, s, 1), "p");
 }
 

@@ -68,7 +68,7 @@ fn while_input_shared_with_other_consumers_is_isolated() {
     let (plan, after) = run_checked(&b.g, plan_subgraph_isolate);
     assert!(rules(&plan).contains(&Rule::SubgraphWhileSharedInput));
     let id = after.src(w, 1).unwrap().node;
-    assert_eq!(after.node(id).name, "w_input_1_Memcpy");
+    assert_eq!(&*after.node(id).name, "w_input_1_Memcpy");
     assert!(after.node(id).sem.cannot_be_deleted);
     assert_eq!(src_name(&after, r, 0), "x1");
 }
@@ -92,7 +92,7 @@ fn const_input_to_while_is_isolated() {
         plan.steps
     );
     assert_eq!(
-        after.node(after.src(w, 0).unwrap().node).name,
+        &*after.node(after.src(w, 0).unwrap().node).name,
         "w_input_0_Memcpy"
     );
 }
@@ -360,11 +360,11 @@ fn subgraph_data_into_continuous_input_op_gets_a_copy_for_all_consumers() {
     let id = after.find("then_x_output_0_Memcpy").unwrap();
     assert_eq!(
         src_name(&after, after.find("then_concat").unwrap(), 0),
-        after.node(id).name
+        &*after.node(id).name
     );
     assert_eq!(
         src_name(&after, after.find("then_r").unwrap(), 0),
-        after.node(id).name
+        &*after.node(id).name
     );
 }
 

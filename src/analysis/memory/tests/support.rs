@@ -62,7 +62,7 @@ impl B {
     pub fn scope_writer_in(&mut self, gr: GraphId, name: &str, n: usize) -> NodeId {
         let id = self.reader_in(gr, name, n);
         let node = self.g.node_mut(id);
-        node.ty = "HcomAllReduce".into();
+        node.ty = "HcomAllReduce";
         node.sem.input_mutable = true;
         node.sem.hccl = true;
         id
@@ -109,7 +109,7 @@ pub fn dump(g: &MemGraph) -> String {
             let mut ctrl: Vec<String> = node
                 .ctrl_in
                 .iter()
-                .map(|&s| g.node(s).name.clone())
+                .map(|&s| g.node(s).name.to_string())
                 .collect();
             ctrl.sort();
             out.push_str(&format!(
@@ -168,7 +168,7 @@ pub fn inserted(g: &MemGraph, origin: Origin) -> Vec<NodeId> {
 /// The producer node name feeding `n:i`.
 pub fn src_name(g: &MemGraph, n: NodeId, i: u32) -> String {
     let s = g.src(n, i).expect("connected");
-    g.node(s.node).name.clone()
+    g.node(s.node).name.to_string()
 }
 
 /// Tiny deterministic PRNG (xorshift64*), so the property tests need no crate.

@@ -47,7 +47,7 @@ fn a_root_data_into_a_stream_merge_gets_a_copy_and_moves_no_control_edge() {
     let copy = copies(&after)[0];
     assert_eq!(after.src(sm, 0).map(|p| p.node), Some(copy));
     assert_eq!(after.src(copy, 0).map(|p| p.node), Some(x));
-    assert_eq!(after.node(sm).ctrl_in, [c], "control edges stay");
+    assert_eq!(*after.node(sm).ctrl_in, [c], "control edges stay");
     assert!(after.node(copy).sem.copy_like);
 }
 
