@@ -424,7 +424,7 @@ impl Activation {
     /// Name of an activator key.
     pub fn key_name(&self, sg: &StreamGraph, key: usize) -> String {
         if key < self.n {
-            sg.node(key).name.clone()
+            sg.node(key).name.to_string()
         } else {
             self.planned[key - self.n].name.clone()
         }

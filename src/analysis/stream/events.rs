@@ -812,7 +812,7 @@ pub fn apply_event_multiplexing(ctx: &Ctx, table: &mut SyncTable) -> Result<(), 
     let mut entries: Vec<(NodeId, bool, String, u32)> = Vec::new();
     for &n in ctx.order {
         let node = ctx.sg.node(n);
-        by_name.entry(node.name.as_str()).or_insert(n);
+        by_name.entry(&*node.name).or_insert(n);
         for raw in &node.attrs().event_multiplexing {
             let parts: Vec<&str> = raw.split(';').collect();
             let bad =

@@ -1048,7 +1048,7 @@ fn assign_dynamic(
             if forced(node) || labels[id].is_some() {
                 continue;
             }
-            if let Some(&e) = OWNING.iter().find(|e| **e == node.engine) {
+            if let Some(&e) = OWNING.iter().find(|e| **e == &*node.engine) {
                 if !owning.iter().any(|&(_, o)| o == e) {
                     let cost = engines.get(e).map_or(u32::MAX, |c| c.compute_cost);
                     owning.push((cost, e));
@@ -1085,9 +1085,9 @@ fn assign_dynamic(
                 });
                 stream[id] = s;
                 decision[id] = d;
-            } else if let Some(&s) = engine_stream.get(node.engine.as_str()) {
+            } else if let Some(&s) = engine_stream.get(&*node.engine) {
                 stream[id] = s;
-                decision[id] = *engine_dec.entry(node.engine.as_str()).or_insert_with(|| {
+                decision[id] = *engine_dec.entry(&*node.engine).or_insert_with(|| {
                     dec.add(
                         StreamRule::DynamicEngineStream,
                         format!("dynamic shape: engine {} owns a stream", node.engine),

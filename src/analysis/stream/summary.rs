@@ -180,7 +180,7 @@ impl Allocation {
                 .or_default();
             acc.nodes += 1;
             if !node.engine.is_empty() {
-                acc.engines.insert(node.engine.clone());
+                acc.engines.insert(node.engine.to_string());
             }
             if let Some(l) = &lg.labels[n] {
                 acc.labels.insert(l.clone());
@@ -344,7 +344,7 @@ impl Allocation {
             let acc = rows.entry(s).or_default();
             acc.nodes += 1;
             if !node.engine.is_empty() {
-                acc.engines.insert(node.engine.clone());
+                acc.engines.insert(node.engine.to_string());
             }
             if let Some(l) = &lg.labels[n] {
                 acc.labels.insert(l.clone());
