@@ -127,14 +127,70 @@ struct ClusterGraph<'a> {
     in_start: Vec<u32>,
     ins: Vec<u32>,
     /// Entries added by merges.
-    more_outs: Vec<Vec<u32>>,
-    more_ins: Vec<Vec<u32>>,
+    more_outs: SparseLists,
+    more_ins: SparseLists,
     /// The child being processed.
     cur: u32,
     hot: Vec<u32>,
-    open_outs: Vec<Vec<u32>>,
+    open_outs: SparseLists,
     /// A reusable buffer.
     scratch: Vec<u32>,
+}
+
+/// A list per cluster where most clusters never get an entry (merges and openings add
+/// them; on a graph that collapses into a few streams almost none do): a slot per cluster,
+/// 0 for none, so the per-cluster table is zeroed memory nobody touches, and only the lists
+/// in use are allocated (a `Vec` per cluster would write 24 bytes of fresh memory per node).
+struct SparseLists {
+    slot: Vec<u32>,
+    /// `lists[0]` stays empty: what a cluster without a list reads.
+    lists: Vec<Vec<u32>>,
+}
+
+impl SparseLists {
+    fn new(clusters: usize) -> Self {
+        SparseLists {
+            slot: vec![0; clusters],
+            lists: vec![Vec::new()],
+        }
+    }
+
+    fn get(&self, c: u32) -> &[u32] {
+        &self.lists[self.slot[c as usize] as usize]
+    }
+
+    fn slot_of(&mut self, c: u32) -> usize {
+        let s = self.slot[c as usize] as usize;
+        if s != 0 {
+            return s;
+        }
+        self.lists.push(Vec::new());
+        let s = self.lists.len() - 1;
+        self.slot[c as usize] = s as u32;
+        s
+    }
+
+    fn push(&mut self, c: u32, v: u32) {
+        let s = self.slot_of(c);
+        self.lists[s].push(v);
+    }
+
+    /// Takes `c`'s list out, leaving it empty.
+    fn take(&mut self, c: u32) -> Vec<u32> {
+        match self.slot[c as usize] as usize {
+            0 => Vec::new(),
+            s => std::mem::take(&mut self.lists[s]),
+        }
+    }
+
+    /// Makes `list` `c`'s list (after a [`Self::take`]).
+    fn put(&mut self, c: u32, list: Vec<u32>) {
+        if list.capacity() == 0 && self.slot[c as usize] == 0 {
+            return;
+        }
+        let s = self.slot_of(c);
+        self.lists[s] = list;
+    }
 }
 
 /// The edge table, hashed by [`EdgeHasher`].
@@ -191,14 +247,21 @@ impl<'a> ClusterGraph<'a> {
             outs: Vec::new(),
             in_start: Vec::with_capacity(k + 1),
             ins: Vec::with_capacity(k * 2),
-            more_outs: vec![Vec::new(); k],
-            more_ins: vec![Vec::new(); k],
+            more_outs: SparseLists::new(k),
+            more_ins: SparseLists::new(k),
             cur: 0,
             hot: vec![0; k],
-            open_outs: vec![Vec::new(); k],
+            open_outs: SparseLists::new(k),
             scratch: Vec::new(),
         };
-        cg.edges.reserve(k * 2);
+        // The initial edges are at most the in-edges, and merges never add more than they
+        // remove: the table never grows past this.
+        cg.edges.reserve(
+            order
+                .iter()
+                .map(|&n| sg.node(n).data_in().len() + sg.node(n).ctrl_in().len())
+                .sum(),
+        );
         let mut strings = Interner::default();
         for (i, &n) in order.iter().enumerate() {
             let node = sg.node(n);
@@ -280,14 +343,14 @@ impl<'a> ClusterGraph<'a> {
         let first = &self.ins[self.in_start[c] as usize..self.in_start[c + 1] as usize];
         out.clear();
         out.extend_from_slice(first);
-        out.extend_from_slice(&self.more_ins[c]);
+        out.extend_from_slice(self.more_ins.get(c as u32));
     }
 
     /// Live in-neighbours of `c`, sorted, without repeats (dead entries are dropped).
     fn live_ins(&mut self, c: u32, out: &mut Vec<u32>) {
-        let mut more = std::mem::take(&mut self.more_ins[c as usize]);
+        let mut more = self.more_ins.take(c);
         more.retain(|&i| self.has_edge(i, c));
-        self.more_ins[c as usize] = more;
+        self.more_ins.put(c, more);
         self.in_entries(c, out);
         out.retain(|&i| self.has_edge(i, c));
         out.sort_unstable();
@@ -299,7 +362,7 @@ impl<'a> ClusterGraph<'a> {
         if let Some(listed) = self.edges.get_mut(&key(from, to)) {
             if !*listed {
                 *listed = true;
-                self.open_outs[from as usize].push(to);
+                self.open_outs.push(from, to);
             }
         }
     }
@@ -324,8 +387,8 @@ impl<'a> ClusterGraph<'a> {
         }
         self.out_deg[from as usize] += 1;
         self.in_deg[to as usize] += 1;
-        self.more_outs[from as usize].push(to);
-        self.more_ins[to as usize].push(from);
+        self.more_outs.push(from, to);
+        self.more_ins.push(to, from);
         if self.is_open(to) {
             self.list(from, to);
         }
@@ -348,7 +411,7 @@ impl<'a> ClusterGraph<'a> {
 
     /// `c`'s open successors; closed and dead entries are dropped on the way.
     fn open_successors(&mut self, c: u32) -> Vec<u32> {
-        let mut list = std::mem::take(&mut self.open_outs[c as usize]);
+        let mut list = self.open_outs.take(c);
         list.retain(|&o| match self.edges.get_mut(&key(c, o)) {
             None => false,
             Some(listed) => {
@@ -387,15 +450,15 @@ impl<'a> ClusterGraph<'a> {
         list.extend_from_slice(
             &self.outs[self.out_start[b] as usize..self.out_start[b + 1] as usize],
         );
-        list.append(&mut self.more_outs[b]);
+        list.extend_from_slice(&self.more_outs.take(big));
         for &o in &list {
             if self.remove_edge(big, o) && o != small {
                 self.add_edge(small, o);
             }
         }
         self.scratch = list;
-        self.more_ins[b] = Vec::new();
-        self.open_outs[b] = Vec::new();
+        self.more_ins.take(big);
+        self.open_outs.take(big);
         self.alias[b] = small;
         small
     }
@@ -554,7 +617,7 @@ fn has_second_path(
                 continue; // the direct edge
             }
             if o == dst {
-                cg.open_outs[c as usize] = list;
+                cg.open_outs.put(c, list);
                 return true;
             }
             if o < upper && search.stamp[o as usize] != now {
@@ -562,7 +625,7 @@ fn has_second_path(
                 search.stack.push(o);
             }
         }
-        cg.open_outs[c as usize] = list;
+        cg.open_outs.put(c, list);
     }
     false
 }
