@@ -253,7 +253,7 @@ pub struct Ctx<'a> {
     /// Position in `order`: the global topological id.
     pub topo: &'a [usize],
     /// Effective stream labels.
-    pub labels: &'a [Option<String>],
+    pub labels: &'a [Label],
     /// The last list [`Self::senders_by_name`] sorted: later calls ask for subsets of it
     /// (the senders left after removals), which filtering it gives in the same order.
     sorted_senders: std::cell::RefCell<Vec<NodeId>>,
@@ -264,7 +264,7 @@ impl<'a> Ctx<'a> {
         sg: &'a StreamGraph,
         order: &'a [NodeId],
         topo: &'a [usize],
-        labels: &'a [Option<String>],
+        labels: &'a [Label],
     ) -> Self {
         Ctx {
             sg,

@@ -142,7 +142,7 @@ pub struct LogicalAssignment {
     /// Index into `decisions` per node.
     pub decision_of: Vec<u32>,
     /// Effective `_stream_label` per node (after `TransUserStreamLabel`).
-    pub labels: Vec<Option<String>>,
+    pub labels: Vec<Label>,
     /// Main streams: ids `0..main_stream_num`.
     pub main_stream_num: i64,
     /// Main plus attached streams.
@@ -160,23 +160,26 @@ impl LogicalAssignment {
 
 /// Effective labels: `TransUserStreamLabel` copies the user label over the inner one
 /// (`<user>_<inner>` when `_enable_inner_parallel`).
-pub fn effective_labels(sg: &StreamGraph) -> (Vec<Option<String>>, Vec<Option<String>>) {
-    let mut labels = Vec::with_capacity(sg.nodes().len());
-    let mut users = Vec::with_capacity(sg.nodes().len());
-    for n in sg.nodes() {
-        let a = &n.attrs();
+pub fn effective_labels(sg: &StreamGraph) -> (Vec<Label>, Vec<Label>) {
+    // Zeroed tables (`None` is all zeros) whose pages are only touched where a node has a
+    // label: most nodes of a big graph have none.
+    let mut labels: Vec<Label> = vec![None; sg.nodes().len()];
+    let mut users: Vec<Label> = vec![None; sg.nodes().len()];
+    for (id, n) in sg.nodes().iter().enumerate() {
+        let a = n.attrs();
         match &a.user_stream_label {
             Some(user) => {
-                let user = match (&a.stream_label, a.enable_inner_parallel) {
-                    (Some(inner), true) => format!("{user}_{inner}"),
-                    _ => user.clone(),
+                let user: Box<str> = match (&a.stream_label, a.enable_inner_parallel) {
+                    (Some(inner), true) => format!("{user}_{inner}").into(),
+                    _ => user.as_str().into(),
                 };
-                labels.push(Some(user.clone()));
-                users.push(Some(user));
+                labels[id] = Some(user.clone());
+                users[id] = Some(user);
             }
             None => {
-                labels.push(a.stream_label.clone());
-                users.push(None);
+                if let Some(label) = &a.stream_label {
+                    labels[id] = Some(label.as_str().into());
+                }
             }
         }
     }
@@ -231,8 +234,8 @@ struct State<'a> {
     sg: &'a StreamGraph,
     opts: &'a StreamOptions,
     engines: &'a EngineTable,
-    labels: &'a [Option<String>],
-    users: &'a [Option<String>],
+    labels: &'a [Label],
+    users: &'a [Label],
     pos: &'a [usize],
     topo: Vec<usize>,
     stream: Vec<StreamId>,
@@ -1022,7 +1025,7 @@ fn assign_dynamic(
     sg: &StreamGraph,
     engines: &EngineTable,
     opts: &StreamOptions,
-    labels: Vec<Option<String>>,
+    labels: Vec<Label>,
     order: &[NodeId],
 ) -> Result<LogicalAssignment, StreamError> {
     let n = sg.nodes().len();

@@ -18,6 +18,9 @@ use std::sync::Arc;
 pub type NodeId = usize;
 /// Index of a graph in [`StreamGraph::graphs`]; 0 is the root.
 pub type GraphId = usize;
+/// A node's effective stream label (see `logical::effective_labels`), `None` when it has
+/// none.
+pub type Label = Option<Box<str>>;
 /// A stream id; [`INVALID_STREAM`] (-1) means "no stream" as in GE.
 pub type StreamId = i64;
 /// GE's `kInvalidStream`.

@@ -28,7 +28,7 @@
 //! partition (on the generated benchmark graphs it never gives up). The `stable RDFS` mode
 //! (`MarkClustersWithConsistantId`) and the cv-parallel engine switch are not modelled.
 
-use super::model::{FastMap, GraphId, NodeId, StreamGraph};
+use super::model::{FastMap, GraphId, Label, NodeId, StreamGraph};
 
 /// One engine subgraph of a graph. Strings borrow from the view and the label tables.
 #[derive(Clone, Debug)]
@@ -145,6 +145,8 @@ struct SparseLists {
     slot: Vec<u32>,
     /// `lists[0]` stays empty: what a cluster without a list reads.
     lists: Vec<Vec<u32>>,
+    /// Slots of released lists (emptied, their buffers kept), for reuse.
+    free: Vec<u32>,
 }
 
 impl SparseLists {
@@ -152,6 +154,7 @@ impl SparseLists {
         SparseLists {
             slot: vec![0; clusters],
             lists: vec![Vec::new()],
+            free: Vec::new(),
         }
     }
 
@@ -164,10 +167,26 @@ impl SparseLists {
         if s != 0 {
             return s;
         }
-        self.lists.push(Vec::new());
-        let s = self.lists.len() - 1;
+        let s = match self.free.pop() {
+            Some(s) => s as usize,
+            None => {
+                self.lists.push(Vec::new());
+                self.lists.len() - 1
+            }
+        };
         self.slot[c as usize] = s as u32;
         s
+    }
+
+    /// Drops `c`'s list for good (a merged-away cluster): its slot and buffer serve the
+    /// next cluster that needs one, so the lists in use stay about as many as the clusters
+    /// the walk has open, not one per cluster ever touched.
+    fn release(&mut self, c: u32) {
+        let s = std::mem::take(&mut self.slot[c as usize]);
+        if s != 0 {
+            self.lists[s as usize].clear();
+            self.free.push(s);
+        }
     }
 
     fn push(&mut self, c: u32, v: u32) {
@@ -231,8 +250,8 @@ impl<'a> ClusterGraph<'a> {
     fn new(
         sg: &'a StreamGraph,
         g: GraphId,
-        labels: &'a [Option<String>],
-        user_labels: &'a [Option<String>],
+        labels: &'a [Label],
+        user_labels: &'a [Label],
         pos: &[usize],
     ) -> Self {
         let order = &sg.graph(g).nodes;
@@ -450,15 +469,16 @@ impl<'a> ClusterGraph<'a> {
         list.extend_from_slice(
             &self.outs[self.out_start[b] as usize..self.out_start[b + 1] as usize],
         );
-        list.extend_from_slice(&self.more_outs.take(big));
+        list.extend_from_slice(self.more_outs.get(big));
+        self.more_outs.release(big);
         for &o in &list {
             if self.remove_edge(big, o) && o != small {
                 self.add_edge(small, o);
             }
         }
         self.scratch = list;
-        self.more_ins.take(big);
-        self.open_outs.take(big);
+        self.more_ins.release(big);
+        self.open_outs.release(big);
         self.alias[b] = small;
         small
     }
@@ -469,8 +489,8 @@ impl<'a> ClusterGraph<'a> {
 pub fn partition_graph<'a>(
     sg: &'a StreamGraph,
     g: GraphId,
-    labels: &'a [Option<String>],
-    user_labels: &'a [Option<String>],
+    labels: &'a [Label],
+    user_labels: &'a [Label],
     pos: &[usize],
     budget: usize,
 ) -> Partition<'a> {

@@ -183,7 +183,7 @@ impl Allocation {
                 acc.engines.insert(node.engine.to_string());
             }
             if let Some(l) = &lg.labels[n] {
-                acc.labels.insert(l.clone());
+                acc.labels.insert(l.to_string());
             }
             if let Some(u) = &node.attrs().user_stream_label {
                 acc.user_labels.insert(u.clone());
@@ -347,7 +347,7 @@ impl Allocation {
                 acc.engines.insert(node.engine.to_string());
             }
             if let Some(l) = &lg.labels[n] {
-                acc.labels.insert(l.clone());
+                acc.labels.insert(l.to_string());
             }
             *acc.rules.entry(lg.decision(n).rule.as_str()).or_insert(0) += 1;
         }
