@@ -29,6 +29,7 @@
 //! (`MarkClustersWithConsistantId`) and the cv-parallel engine switch are not modelled.
 
 use super::model::{FastMap, GraphId, Label, NodeId, StreamGraph};
+use super::sparse::SparseLists;
 
 /// One engine subgraph of a graph. Strings borrow from the view and the label tables.
 #[derive(Clone, Debug)]
@@ -126,90 +127,15 @@ struct ClusterGraph<'a> {
     outs: Vec<u32>,
     in_start: Vec<u32>,
     ins: Vec<u32>,
-    /// Entries added by merges.
-    more_outs: SparseLists,
-    more_ins: SparseLists,
+    /// Entries added by merges (most clusters get none, or lose theirs to a merge soon).
+    more_outs: SparseLists<u32>,
+    more_ins: SparseLists<u32>,
     /// The child being processed.
     cur: u32,
     hot: Vec<u32>,
-    open_outs: SparseLists,
+    open_outs: SparseLists<u32>,
     /// A reusable buffer.
     scratch: Vec<u32>,
-}
-
-/// A list per cluster where most clusters never get an entry (merges and openings add
-/// them; on a graph that collapses into a few streams almost none do): a slot per cluster,
-/// 0 for none, so the per-cluster table is zeroed memory nobody touches, and only the lists
-/// in use are allocated (a `Vec` per cluster would write 24 bytes of fresh memory per node).
-struct SparseLists {
-    slot: Vec<u32>,
-    /// `lists[0]` stays empty: what a cluster without a list reads.
-    lists: Vec<Vec<u32>>,
-    /// Slots of released lists (emptied, their buffers kept), for reuse.
-    free: Vec<u32>,
-}
-
-impl SparseLists {
-    fn new(clusters: usize) -> Self {
-        SparseLists {
-            slot: vec![0; clusters],
-            lists: vec![Vec::new()],
-            free: Vec::new(),
-        }
-    }
-
-    fn get(&self, c: u32) -> &[u32] {
-        &self.lists[self.slot[c as usize] as usize]
-    }
-
-    fn slot_of(&mut self, c: u32) -> usize {
-        let s = self.slot[c as usize] as usize;
-        if s != 0 {
-            return s;
-        }
-        let s = match self.free.pop() {
-            Some(s) => s as usize,
-            None => {
-                self.lists.push(Vec::new());
-                self.lists.len() - 1
-            }
-        };
-        self.slot[c as usize] = s as u32;
-        s
-    }
-
-    /// Drops `c`'s list for good (a merged-away cluster): its slot and buffer serve the
-    /// next cluster that needs one, so the lists in use stay about as many as the clusters
-    /// the walk has open, not one per cluster ever touched.
-    fn release(&mut self, c: u32) {
-        let s = std::mem::take(&mut self.slot[c as usize]);
-        if s != 0 {
-            self.lists[s as usize].clear();
-            self.free.push(s);
-        }
-    }
-
-    fn push(&mut self, c: u32, v: u32) {
-        let s = self.slot_of(c);
-        self.lists[s].push(v);
-    }
-
-    /// Takes `c`'s list out, leaving it empty.
-    fn take(&mut self, c: u32) -> Vec<u32> {
-        match self.slot[c as usize] as usize {
-            0 => Vec::new(),
-            s => std::mem::take(&mut self.lists[s]),
-        }
-    }
-
-    /// Makes `list` `c`'s list (after a [`Self::take`]).
-    fn put(&mut self, c: u32, list: Vec<u32>) {
-        if list.capacity() == 0 && self.slot[c as usize] == 0 {
-            return;
-        }
-        let s = self.slot_of(c);
-        self.lists[s] = list;
-    }
 }
 
 /// The edge table, hashed by [`EdgeHasher`].
@@ -362,14 +288,14 @@ impl<'a> ClusterGraph<'a> {
         let first = &self.ins[self.in_start[c] as usize..self.in_start[c + 1] as usize];
         out.clear();
         out.extend_from_slice(first);
-        out.extend_from_slice(self.more_ins.get(c as u32));
+        out.extend_from_slice(self.more_ins.get(c));
     }
 
     /// Live in-neighbours of `c`, sorted, without repeats (dead entries are dropped).
     fn live_ins(&mut self, c: u32, out: &mut Vec<u32>) {
-        let mut more = self.more_ins.take(c);
+        let mut more = self.more_ins.take(c as usize);
         more.retain(|&i| self.has_edge(i, c));
-        self.more_ins.put(c, more);
+        self.more_ins.put(c as usize, more);
         self.in_entries(c, out);
         out.retain(|&i| self.has_edge(i, c));
         out.sort_unstable();
@@ -381,7 +307,7 @@ impl<'a> ClusterGraph<'a> {
         if let Some(listed) = self.edges.get_mut(&key(from, to)) {
             if !*listed {
                 *listed = true;
-                self.open_outs.push(from, to);
+                self.open_outs.push(from as usize, to);
             }
         }
     }
@@ -406,8 +332,8 @@ impl<'a> ClusterGraph<'a> {
         }
         self.out_deg[from as usize] += 1;
         self.in_deg[to as usize] += 1;
-        self.more_outs.push(from, to);
-        self.more_ins.push(to, from);
+        self.more_outs.push(from as usize, to);
+        self.more_ins.push(to as usize, from);
         if self.is_open(to) {
             self.list(from, to);
         }
@@ -430,7 +356,7 @@ impl<'a> ClusterGraph<'a> {
 
     /// `c`'s open successors; closed and dead entries are dropped on the way.
     fn open_successors(&mut self, c: u32) -> Vec<u32> {
-        let mut list = self.open_outs.take(c);
+        let mut list = self.open_outs.take(c as usize);
         list.retain(|&o| match self.edges.get_mut(&key(c, o)) {
             None => false,
             Some(listed) => {
@@ -469,16 +395,16 @@ impl<'a> ClusterGraph<'a> {
         list.extend_from_slice(
             &self.outs[self.out_start[b] as usize..self.out_start[b + 1] as usize],
         );
-        list.extend_from_slice(self.more_outs.get(big));
-        self.more_outs.release(big);
+        list.extend_from_slice(self.more_outs.get(big as usize));
+        self.more_outs.release(big as usize);
         for &o in &list {
             if self.remove_edge(big, o) && o != small {
                 self.add_edge(small, o);
             }
         }
         self.scratch = list;
-        self.more_ins.release(big);
-        self.open_outs.release(big);
+        self.more_ins.release(big as usize);
+        self.open_outs.release(big as usize);
         self.alias[b] = small;
         small
     }
@@ -637,7 +563,7 @@ fn has_second_path(
                 continue; // the direct edge
             }
             if o == dst {
-                cg.open_outs.put(c, list);
+                cg.open_outs.put(c as usize, list);
                 return true;
             }
             if o < upper && search.stamp[o as usize] != now {
@@ -645,7 +571,7 @@ fn has_second_path(
                 search.stack.push(o);
             }
         }
-        cg.open_outs.put(c, list);
+        cg.open_outs.put(c as usize, list);
     }
     false
 }
