@@ -71,9 +71,9 @@ fn cluster_engine(engine: &str) -> &str {
 
 /// Per-node attributes of a cluster; a merged cluster keeps those of its survivor (the
 /// smaller index), as GE's `MergeTwoClusters` keeps the smaller cluster.
-/// Strings are also interned (`*_id`, 0 for "") so the merge test compares integers.
-struct Kind<'a> {
-    engine: &'a str,
+/// Strings are interned (`*_id`, 0 for "", see [`Interner`]) so the merge test compares
+/// integers and a cluster stays small.
+struct Kind {
     engine_id: u32,
     label_id: u32,
     user_label_id: u32,
@@ -81,9 +81,19 @@ struct Kind<'a> {
 }
 
 /// Interns strings as small integers; "" is 0.
-#[derive(Default)]
 struct Interner<'a> {
     ids: FastMap<&'a str, u32>,
+    /// The string of each id.
+    names: Vec<&'a str>,
+}
+
+impl Default for Interner<'_> {
+    fn default() -> Self {
+        Interner {
+            ids: FastMap::default(),
+            names: vec![""],
+        }
+    }
 }
 
 impl<'a> Interner<'a> {
@@ -91,8 +101,16 @@ impl<'a> Interner<'a> {
         if s.is_empty() {
             return 0;
         }
-        let next = self.ids.len() as u32 + 1;
-        *self.ids.entry(s).or_insert(next)
+        let next = self.names.len() as u32;
+        let names = &mut self.names;
+        *self.ids.entry(s).or_insert_with(|| {
+            names.push(s);
+            next
+        })
+    }
+
+    fn name(&self, id: u32) -> &'a str {
+        self.names[id as usize]
     }
 }
 
@@ -115,7 +133,7 @@ impl<'a> Interner<'a> {
 /// Data clusters have no inputs, are never on a path between two clusters and never merge:
 /// their edges are left out.
 struct ClusterGraph<'a> {
-    kind: Vec<Kind<'a>>,
+    kind: Vec<Kind>,
     alias: Vec<u32>,
     /// Live edges → listed in the source's `open_outs`.
     edges: EdgeMap,
@@ -136,6 +154,8 @@ struct ClusterGraph<'a> {
     open_outs: SparseLists<u32>,
     /// A reusable buffer.
     scratch: Vec<u32>,
+    /// The engine and label strings of `kind`.
+    strings: Interner<'a>,
 }
 
 /// The edge table, hashed by [`EdgeHasher`].
@@ -198,6 +218,7 @@ impl<'a> ClusterGraph<'a> {
             hot: vec![0; k],
             open_outs: SparseLists::new(k),
             scratch: Vec::new(),
+            strings: Interner::default(),
         };
         // The initial edges are at most the in-edges, and merges never add more than they
         // remove: the table never grows past this.
@@ -207,7 +228,6 @@ impl<'a> ClusterGraph<'a> {
                 .map(|&n| sg.node(n).data_in().len() + sg.node(n).ctrl_in().len())
                 .sum(),
         );
-        let mut strings = Interner::default();
         for (i, &n) in order.iter().enumerate() {
             let node = sg.node(n);
             let no_input = node.data_in().is_empty() && node.ctrl_in().is_empty();
@@ -217,8 +237,8 @@ impl<'a> ClusterGraph<'a> {
             } else {
                 cluster_engine(&node.engine)
             };
+            let strings = &mut cg.strings;
             cg.kind.push(Kind {
-                engine,
                 engine_id: strings.id(engine),
                 label_id: strings.id(labels[n].as_deref().unwrap_or("")),
                 user_label_id: strings.id(user_labels[n].as_deref().unwrap_or("")),
@@ -444,23 +464,25 @@ pub fn partition_graph<'a>(
         }
     }
 
-    let cluster_of: Vec<usize> = (0..k as u32).map(|i| cg.find(i) as usize).collect();
+    let cluster_of: Vec<u32> = (0..k as u32).map(|i| cg.find(i)).collect();
     // SortSubGraphs: rank by first appearance in topological order.
-    let mut rank_of_cluster = vec![usize::MAX; k];
+    // Rank + 1 of each cluster's subgraph, 0 before it has one (zeroed memory, touched
+    // only at the clusters that survive).
+    let mut rank_of_cluster = vec![0u32; k];
     let mut subgraphs: Vec<EngineSubgraph> = Vec::new();
     let mut node_subgraph = Vec::with_capacity(k);
     for (i, &n) in order.iter().enumerate() {
-        let c = cluster_of[i];
+        let c = cluster_of[i] as usize;
         if cg.kind[c].data {
             node_subgraph.push((n, None));
             continue;
         }
-        if rank_of_cluster[c] == usize::MAX {
-            rank_of_cluster[c] = subgraphs.len();
+        if rank_of_cluster[c] == 0 {
+            rank_of_cluster[c] = subgraphs.len() as u32 + 1;
             subgraphs.push(EngineSubgraph {
                 graph: g,
                 rank: subgraphs.len(),
-                engine: cg.kind[c].engine,
+                engine: cg.strings.name(cg.kind[c].engine_id),
                 stream_label: labels[n].as_deref().unwrap_or(""),
                 user_stream_label: user_labels[n].as_deref().unwrap_or(""),
                 nodes: Vec::new(),
@@ -468,7 +490,7 @@ pub fn partition_graph<'a>(
                 end_consumers: Vec::new(),
             });
         }
-        let r = rank_of_cluster[c];
+        let r = rank_of_cluster[c] as usize - 1;
         subgraphs[r].nodes.push(n);
         node_subgraph.push((n, Some(r)));
     }
