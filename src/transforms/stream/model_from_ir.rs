@@ -434,10 +434,10 @@ impl<'c, 'a> Builder<'c, 'a> {
                 while self.local_name_taken(g, &node_name) {
                     node_name.push('_');
                 }
-                let n =
-                    self.model
-                        .graph
-                        .add_node(g, node_name, NET_OUTPUT_TYPE, NET_OUTPUT_ENGINE);
+                let n = self
+                    .model
+                    .graph
+                    .add_node(g, node_name, NET_OUTPUT_TYPE, NET_OUTPUT_ENGINE);
                 self.model.graph.set_kind(n, NodeKind::NET_OUTPUT);
                 let a = self.model.graph.attrs_mut(n);
                 a.task_count = Some(0);
