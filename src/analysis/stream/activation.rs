@@ -72,7 +72,7 @@ impl Activation {
         order: &[NodeId],
         stream: &[StreamId],
         attached: &[Vec<StreamId>],
-        labels: &[Option<String>],
+        labels: &[Label],
     ) -> Self {
         let mut a = Activation {
             n: sg.nodes().len(),
@@ -141,7 +141,7 @@ impl Activation {
         &mut self,
         sg: &StreamGraph,
         order: &[NodeId],
-        labels: &[Option<String>],
+        labels: &[Label],
         stream_num: &mut i64,
         after_split: bool,
     ) -> Result<(), StreamError> {
@@ -157,7 +157,7 @@ impl Activation {
         &mut self,
         sg: &StreamGraph,
         switch: NodeId,
-        labels: &[Option<String>],
+        labels: &[Label],
         stream_num: &mut i64,
         after_split: bool,
     ) -> Result<(), StreamError> {
@@ -303,7 +303,7 @@ impl Activation {
         &mut self,
         sg: &StreamGraph,
         order: &[NodeId],
-        labels: &[Option<String>],
+        labels: &[Label],
         stream: &[StreamId],
         stream_num: &mut i64,
         split_streams: &[BTreeSet<StreamId>],
@@ -424,7 +424,7 @@ impl Activation {
     /// Name of an activator key.
     pub fn key_name(&self, sg: &StreamGraph, key: usize) -> String {
         if key < self.n {
-            sg.node(key).name.clone()
+            sg.node(key).name.to_string()
         } else {
             self.planned[key - self.n].name.clone()
         }

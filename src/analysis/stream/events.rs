@@ -8,6 +8,7 @@
 
 use super::activation::Activation;
 use super::model::*;
+use super::sparse::SparseLists;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -111,8 +112,9 @@ pub struct SyncRec {
 #[derive(Clone, Debug, Default)]
 pub struct SyncTable {
     pub recs: Vec<SyncRec>,
-    send: Vec<Vec<usize>>,
-    recv: Vec<Vec<usize>>,
+    /// Per node (most nodes have no sync).
+    send: SparseLists<usize>,
+    recv: SparseLists<usize>,
     next_event: u32,
     next_notify: u32,
 }
@@ -121,8 +123,8 @@ impl SyncTable {
     pub fn new(nodes: usize) -> Self {
         SyncTable {
             recs: Vec::new(),
-            send: vec![Vec::new(); nodes],
-            recv: vec![Vec::new(); nodes],
+            send: SparseLists::new(nodes),
+            recv: SparseLists::new(nodes),
             next_event: 0,
             next_notify: 0,
         }
@@ -158,8 +160,8 @@ impl SyncTable {
             removed: None,
             phase,
         });
-        self.send[send].push(idx);
-        self.recv[recv].push(idx);
+        self.send.push(send, idx);
+        self.recv.push(recv, idx);
         idx
     }
 
@@ -171,17 +173,17 @@ impl SyncTable {
         }
         r.removed = Some(why);
         let (s, d) = (r.send, r.recv);
-        self.send[s].retain(|&i| i != idx);
-        self.recv[d].retain(|&i| i != idx);
+        self.send.retain(s, |&i| i != idx);
+        self.recv.retain(d, |&i| i != idx);
     }
 
     /// Live syncs sent by `node`, in order.
     pub fn sends(&self, node: NodeId) -> &[usize] {
-        &self.send[node]
+        self.send.get(node)
     }
     /// Live syncs received by `node`, in order.
     pub fn recvs(&self, node: NodeId) -> &[usize] {
-        &self.recv[node]
+        self.recv.get(node)
     }
     /// Live syncs.
     pub fn alive(&self) -> impl Iterator<Item = (usize, &SyncRec)> {
@@ -238,10 +240,10 @@ impl SyncTable {
     fn move_to_back(&mut self, idx: usize) {
         let r = &self.recs[idx];
         let (s, d) = (r.send, r.recv);
-        self.send[s].retain(|&i| i != idx);
-        self.send[s].push(idx);
-        self.recv[d].retain(|&i| i != idx);
-        self.recv[d].push(idx);
+        self.send.retain(s, |&i| i != idx);
+        self.send.push(s, idx);
+        self.recv.retain(d, |&i| i != idx);
+        self.recv.push(d, idx);
     }
 }
 
@@ -253,7 +255,7 @@ pub struct Ctx<'a> {
     /// Position in `order`: the global topological id.
     pub topo: &'a [usize],
     /// Effective stream labels.
-    pub labels: &'a [Option<String>],
+    pub labels: &'a [Label],
     /// The last list [`Self::senders_by_name`] sorted: later calls ask for subsets of it
     /// (the senders left after removals), which filtering it gives in the same order.
     sorted_senders: std::cell::RefCell<Vec<NodeId>>,
@@ -264,7 +266,7 @@ impl<'a> Ctx<'a> {
         sg: &'a StreamGraph,
         order: &'a [NodeId],
         topo: &'a [usize],
-        labels: &'a [Option<String>],
+        labels: &'a [Label],
     ) -> Self {
         Ctx {
             sg,
@@ -517,12 +519,15 @@ pub fn optimize(
     let per_stream = stream_nodes(ctx.order, stream);
     // Lists change while we walk them: iterate over a copy kept in one reused buffer.
     let mut scratch: Vec<usize> = Vec::new();
-    // Per-stream maps keyed by node, as arrays with a stamp per stream (no clearing).
+    // Per-stream maps keyed by node, as arrays with a stamp per stream and walk (no
+    // clearing): stamps start at 1, so the arrays start zeroed, and only the pages of nodes
+    // with a sync are ever touched.
     let n = ctx.sg.nodes().len();
-    let mut stamp = vec![usize::MAX; n];
+    let mut stamp = vec![0usize; n];
     let mut slot = vec![0usize; n];
     // OptimizeBySendEvents: one sync per (sender, receiving stream), the earliest receiver.
     for (k, nodes) in per_stream.values().enumerate() {
+        let k = k + 1;
         for &r in nodes {
             scratch.clear();
             scratch.extend_from_slice(table.recvs(r));
@@ -538,8 +543,8 @@ pub fn optimize(
         }
     }
     // OptimizeByRecvEvents: one sync per (sending stream, receiver), the latest sender.
-    stamp.fill(usize::MAX);
     for (k, nodes) in per_stream.values().enumerate() {
+        let k = per_stream.len() + 1 + k;
         for &s in nodes {
             scratch.clear();
             scratch.extend_from_slice(table.sends(s));
@@ -812,7 +817,7 @@ pub fn apply_event_multiplexing(ctx: &Ctx, table: &mut SyncTable) -> Result<(), 
     let mut entries: Vec<(NodeId, bool, String, u32)> = Vec::new();
     for &n in ctx.order {
         let node = ctx.sg.node(n);
-        by_name.entry(node.name.as_str()).or_insert(n);
+        by_name.entry(&*node.name).or_insert(n);
         for raw in &node.attrs().event_multiplexing {
             let parts: Vec<&str> = raw.split(';').collect();
             let bad =

@@ -142,7 +142,7 @@ pub struct LogicalAssignment {
     /// Index into `decisions` per node.
     pub decision_of: Vec<u32>,
     /// Effective `_stream_label` per node (after `TransUserStreamLabel`).
-    pub labels: Vec<Option<String>>,
+    pub labels: Vec<Label>,
     /// Main streams: ids `0..main_stream_num`.
     pub main_stream_num: i64,
     /// Main plus attached streams.
@@ -160,23 +160,26 @@ impl LogicalAssignment {
 
 /// Effective labels: `TransUserStreamLabel` copies the user label over the inner one
 /// (`<user>_<inner>` when `_enable_inner_parallel`).
-pub fn effective_labels(sg: &StreamGraph) -> (Vec<Option<String>>, Vec<Option<String>>) {
-    let mut labels = Vec::with_capacity(sg.nodes().len());
-    let mut users = Vec::with_capacity(sg.nodes().len());
-    for n in sg.nodes() {
-        let a = &n.attrs();
+pub fn effective_labels(sg: &StreamGraph) -> (Vec<Label>, Vec<Label>) {
+    // Zeroed tables (`None` is all zeros) whose pages are only touched where a node has a
+    // label: most nodes of a big graph have none.
+    let mut labels: Vec<Label> = vec![None; sg.nodes().len()];
+    let mut users: Vec<Label> = vec![None; sg.nodes().len()];
+    for (id, n) in sg.nodes().iter().enumerate() {
+        let a = n.attrs();
         match &a.user_stream_label {
             Some(user) => {
-                let user = match (&a.stream_label, a.enable_inner_parallel) {
-                    (Some(inner), true) => format!("{user}_{inner}"),
-                    _ => user.clone(),
+                let user: Box<str> = match (&a.stream_label, a.enable_inner_parallel) {
+                    (Some(inner), true) => format!("{user}_{inner}").into(),
+                    _ => user.as_str().into(),
                 };
-                labels.push(Some(user.clone()));
-                users.push(Some(user));
+                labels[id] = Some(user.clone());
+                users[id] = Some(user);
             }
             None => {
-                labels.push(a.stream_label.clone());
-                users.push(None);
+                if let Some(label) = &a.stream_label {
+                    labels[id] = Some(label.as_str().into());
+                }
             }
         }
     }
@@ -231,8 +234,8 @@ struct State<'a> {
     sg: &'a StreamGraph,
     opts: &'a StreamOptions,
     engines: &'a EngineTable,
-    labels: &'a [Option<String>],
-    users: &'a [Option<String>],
+    labels: &'a [Label],
+    users: &'a [Label],
     pos: &'a [usize],
     topo: Vec<usize>,
     stream: Vec<StreamId>,
@@ -1022,7 +1025,7 @@ fn assign_dynamic(
     sg: &StreamGraph,
     engines: &EngineTable,
     opts: &StreamOptions,
-    labels: Vec<Option<String>>,
+    labels: Vec<Label>,
     order: &[NodeId],
 ) -> Result<LogicalAssignment, StreamError> {
     let n = sg.nodes().len();
@@ -1048,7 +1051,7 @@ fn assign_dynamic(
             if forced(node) || labels[id].is_some() {
                 continue;
             }
-            if let Some(&e) = OWNING.iter().find(|e| **e == node.engine) {
+            if let Some(&e) = OWNING.iter().find(|e| **e == &*node.engine) {
                 if !owning.iter().any(|&(_, o)| o == e) {
                     let cost = engines.get(e).map_or(u32::MAX, |c| c.compute_cost);
                     owning.push((cost, e));
@@ -1085,9 +1088,9 @@ fn assign_dynamic(
                 });
                 stream[id] = s;
                 decision[id] = d;
-            } else if let Some(&s) = engine_stream.get(node.engine.as_str()) {
+            } else if let Some(&s) = engine_stream.get(&*node.engine) {
                 stream[id] = s;
-                decision[id] = *engine_dec.entry(node.engine.as_str()).or_insert_with(|| {
+                decision[id] = *engine_dec.entry(&*node.engine).or_insert_with(|| {
                     dec.add(
                         StreamRule::DynamicEngineStream,
                         format!("dynamic shape: engine {} owns a stream", node.engine),

@@ -66,6 +66,7 @@ pub mod events;
 pub mod logical;
 pub mod model;
 pub mod partition;
+mod sparse;
 pub mod split;
 pub mod summary;
 

@@ -9,13 +9,18 @@
 //! is the position in [`StreamGraph::all_nodes`], a pre-order walk where a node's subgraphs
 //! follow the node (GE's `GetAllNodes` order).
 
+use smallvec::SmallVec;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::sync::Arc;
 
 /// Index of a node in [`StreamGraph::nodes`].
 pub type NodeId = usize;
 /// Index of a graph in [`StreamGraph::graphs`]; 0 is the root.
 pub type GraphId = usize;
+/// A node's effective stream label (see `logical::effective_labels`), `None` when it has
+/// none.
+pub type Label = Option<Box<str>>;
 /// A stream id; [`INVALID_STREAM`] (-1) means "no stream" as in GE.
 pub type StreamId = i64;
 /// GE's `kInvalidStream`.
@@ -140,26 +145,34 @@ static NO_ATTRS: NodeAttrs = NodeAttrs {
     data_like: None,
 };
 
-/// A node of the frozen view.
+/// The edges of one kind at one side of a node: most nodes have one or two, held inline
+/// (a million-op graph would otherwise allocate four heap blocks per node, and on a fresh
+/// heap every page they land on costs a fault).
+pub(crate) type EdgeList = SmallVec<[NodeId; 2]>;
+
+/// A node of the frozen view. Kept small and with one heap block (the name): a
+/// million-op graph holds a million of them.
 #[derive(Clone, Debug)]
 pub struct Node {
-    pub name: String,
+    pub name: Box<str>,
     /// GE op type (`HcomAllReduce`, `StreamSwitch`, ...), for names and reports only: the
-    /// passes ask [`Node::kind`].
-    pub ty: String,
+    /// passes ask [`Node::kind`]. Shared between the nodes of one type (see
+    /// [`StreamGraph::add_node`]).
+    pub ty: Arc<str>,
     /// What the node is, for every question GE answers by comparing type names.
     pub kind: NodeKind,
     /// Engine name as in engine_conf.json (`AIcoreEngine`, `DNN_HCCL`, ...). May be empty
-    /// for data-like source nodes.
-    pub engine: String,
+    /// for data-like source nodes. Shared like [`Self::ty`].
+    pub engine: Arc<str>,
     pub graph: GraphId,
-    /// `None` when the node has no attribute (see [`Node::attrs`]).
-    attrs: Option<Box<NodeAttrs>>,
+    /// `None` when the node has no attribute (see [`Node::attrs`]); shared between nodes
+    /// whose attributes all come from the op table (see [`StreamGraph::set_attrs`]).
+    attrs: Option<Arc<NodeAttrs>>,
     pub(crate) subgraphs: Vec<GraphId>,
-    pub(crate) data_in: Vec<NodeId>,
-    pub(crate) data_out: Vec<NodeId>,
-    pub(crate) ctrl_in: Vec<NodeId>,
-    pub(crate) ctrl_out: Vec<NodeId>,
+    pub(crate) data_in: EdgeList,
+    pub(crate) data_out: EdgeList,
+    pub(crate) ctrl_in: EdgeList,
+    pub(crate) ctrl_out: EdgeList,
 }
 
 impl Node {
@@ -279,6 +292,8 @@ pub struct Graph {
 pub struct StreamGraph {
     graphs: Vec<Graph>,
     nodes: Vec<Node>,
+    /// The attribute sets given to many nodes (see [`Self::set_attrs`]).
+    shared_attrs: Vec<Arc<NodeAttrs>>,
     /// The importer checked that names are unique per graph ([`Self::mark_names_unique`]).
     names_unique: bool,
 }
@@ -293,6 +308,7 @@ impl StreamGraph {
                 nodes: Vec::new(),
             }],
             nodes: Vec::new(),
+            shared_attrs: Vec::new(),
             names_unique: false,
         }
     }
@@ -320,13 +336,23 @@ impl StreamGraph {
         id
     }
 
-    /// Appends a node to `graph`; call in topological order.
+    /// Makes room for `nodes` more nodes, `in_graph` of them in graph `graph`: an importer
+    /// that knows the size of what it reads saves the doubling reallocations (each one
+    /// copies the nodes into fresh memory).
+    pub fn reserve(&mut self, graph: GraphId, nodes: usize) {
+        self.nodes.reserve(nodes);
+        self.graphs[graph].nodes.reserve(nodes);
+    }
+
+    /// Appends a node to `graph`; call in topological order. `ty` and `engine` take an
+    /// `Arc<str>` so that an importer can share one copy of each distinct value between
+    /// all nodes.
     pub fn add_node(
         &mut self,
         graph: GraphId,
-        name: impl Into<String>,
-        ty: impl Into<String>,
-        engine: impl Into<String>,
+        name: impl Into<Box<str>>,
+        ty: impl Into<Arc<str>>,
+        engine: impl Into<Arc<str>>,
     ) -> NodeId {
         let id = self.nodes.len();
         self.names_unique = false;
@@ -338,10 +364,10 @@ impl StreamGraph {
             graph,
             attrs: None,
             subgraphs: Vec::new(),
-            data_in: Vec::new(),
-            data_out: Vec::new(),
-            ctrl_in: Vec::new(),
-            ctrl_out: Vec::new(),
+            data_in: EdgeList::new(),
+            data_out: EdgeList::new(),
+            ctrl_in: EdgeList::new(),
+            ctrl_out: EdgeList::new(),
         });
         self.graphs[graph].nodes.push(id);
         id
@@ -382,13 +408,37 @@ impl StreamGraph {
         self.nodes[node].kind = kind;
     }
 
-    /// Sets every attribute of `node` (a node without any stays small).
+    /// Sets every attribute of `node` (a node without any stays small). Attributes that
+    /// only restate the op table (the task count, data-like, HCCL kernel lib: a `Const`'s,
+    /// say) are the same on many nodes, and those nodes share one copy.
     pub fn set_attrs(&mut self, node: NodeId, attrs: NodeAttrs) {
-        self.nodes[node].attrs = (attrs != NO_ATTRS).then(|| Box::new(attrs));
+        if attrs == NO_ATTRS {
+            self.nodes[node].attrs = None;
+            return;
+        }
+        let from_table = NodeAttrs {
+            task_count: attrs.task_count,
+            hccl_kernel_lib: attrs.hccl_kernel_lib,
+            data_like: attrs.data_like,
+            ..NO_ATTRS.clone()
+        };
+        if attrs != from_table {
+            self.nodes[node].attrs = Some(Arc::new(attrs));
+            return;
+        }
+        let shared = match self.shared_attrs.iter().find(|a| ***a == attrs) {
+            Some(a) => a.clone(),
+            None => {
+                let a = Arc::new(attrs);
+                self.shared_attrs.push(a.clone());
+                a
+            }
+        };
+        self.nodes[node].attrs = Some(shared);
     }
 
     pub fn attrs_mut(&mut self, node: NodeId) -> &mut NodeAttrs {
-        self.nodes[node].attrs.get_or_insert_with(Default::default)
+        Arc::make_mut(self.nodes[node].attrs.get_or_insert_with(Default::default))
     }
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id]
@@ -419,7 +469,7 @@ impl StreamGraph {
     }
     /// Finds a node by name (first match in node order).
     pub fn find(&self, name: &str) -> Option<NodeId> {
-        self.nodes.iter().position(|n| n.name == name)
+        self.nodes.iter().position(|n| &*n.name == name)
     }
 
     /// Each node's index in its own graph's order.

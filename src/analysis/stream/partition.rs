@@ -28,7 +28,8 @@
 //! partition (on the generated benchmark graphs it never gives up). The `stable RDFS` mode
 //! (`MarkClustersWithConsistantId`) and the cv-parallel engine switch are not modelled.
 
-use super::model::{FastMap, GraphId, NodeId, StreamGraph};
+use super::model::{FastMap, GraphId, Label, NodeId, StreamGraph};
+use super::sparse::SparseLists;
 
 /// One engine subgraph of a graph. Strings borrow from the view and the label tables.
 #[derive(Clone, Debug)]
@@ -70,9 +71,9 @@ fn cluster_engine(engine: &str) -> &str {
 
 /// Per-node attributes of a cluster; a merged cluster keeps those of its survivor (the
 /// smaller index), as GE's `MergeTwoClusters` keeps the smaller cluster.
-/// Strings are also interned (`*_id`, 0 for "") so the merge test compares integers.
-struct Kind<'a> {
-    engine: &'a str,
+/// Strings are interned (`*_id`, 0 for "", see [`Interner`]) so the merge test compares
+/// integers and a cluster stays small.
+struct Kind {
     engine_id: u32,
     label_id: u32,
     user_label_id: u32,
@@ -80,9 +81,19 @@ struct Kind<'a> {
 }
 
 /// Interns strings as small integers; "" is 0.
-#[derive(Default)]
 struct Interner<'a> {
     ids: FastMap<&'a str, u32>,
+    /// The string of each id.
+    names: Vec<&'a str>,
+}
+
+impl Default for Interner<'_> {
+    fn default() -> Self {
+        Interner {
+            ids: FastMap::default(),
+            names: vec![""],
+        }
+    }
 }
 
 impl<'a> Interner<'a> {
@@ -90,8 +101,16 @@ impl<'a> Interner<'a> {
         if s.is_empty() {
             return 0;
         }
-        let next = self.ids.len() as u32 + 1;
-        *self.ids.entry(s).or_insert(next)
+        let next = self.names.len() as u32;
+        let names = &mut self.names;
+        *self.ids.entry(s).or_insert_with(|| {
+            names.push(s);
+            next
+        })
+    }
+
+    fn name(&self, id: u32) -> &'a str {
+        self.names[id as usize]
     }
 }
 
@@ -114,7 +133,7 @@ impl<'a> Interner<'a> {
 /// Data clusters have no inputs, are never on a path between two clusters and never merge:
 /// their edges are left out.
 struct ClusterGraph<'a> {
-    kind: Vec<Kind<'a>>,
+    kind: Vec<Kind>,
     alias: Vec<u32>,
     /// Live edges → listed in the source's `open_outs`.
     edges: EdgeMap,
@@ -126,15 +145,17 @@ struct ClusterGraph<'a> {
     outs: Vec<u32>,
     in_start: Vec<u32>,
     ins: Vec<u32>,
-    /// Entries added by merges.
-    more_outs: Vec<Vec<u32>>,
-    more_ins: Vec<Vec<u32>>,
+    /// Entries added by merges (most clusters get none, or lose theirs to a merge soon).
+    more_outs: SparseLists<u32>,
+    more_ins: SparseLists<u32>,
     /// The child being processed.
     cur: u32,
     hot: Vec<u32>,
-    open_outs: Vec<Vec<u32>>,
+    open_outs: SparseLists<u32>,
     /// A reusable buffer.
     scratch: Vec<u32>,
+    /// The engine and label strings of `kind`.
+    strings: Interner<'a>,
 }
 
 /// The edge table, hashed by [`EdgeHasher`].
@@ -175,8 +196,8 @@ impl<'a> ClusterGraph<'a> {
     fn new(
         sg: &'a StreamGraph,
         g: GraphId,
-        labels: &'a [Option<String>],
-        user_labels: &'a [Option<String>],
+        labels: &'a [Label],
+        user_labels: &'a [Label],
         pos: &[usize],
     ) -> Self {
         let order = &sg.graph(g).nodes;
@@ -191,15 +212,22 @@ impl<'a> ClusterGraph<'a> {
             outs: Vec::new(),
             in_start: Vec::with_capacity(k + 1),
             ins: Vec::with_capacity(k * 2),
-            more_outs: vec![Vec::new(); k],
-            more_ins: vec![Vec::new(); k],
+            more_outs: SparseLists::new(k),
+            more_ins: SparseLists::new(k),
             cur: 0,
             hot: vec![0; k],
-            open_outs: vec![Vec::new(); k],
+            open_outs: SparseLists::new(k),
             scratch: Vec::new(),
+            strings: Interner::default(),
         };
-        cg.edges.reserve(k * 2);
-        let mut strings = Interner::default();
+        // The initial edges are at most the in-edges, and merges never add more than they
+        // remove: the table never grows past this.
+        cg.edges.reserve(
+            order
+                .iter()
+                .map(|&n| sg.node(n).data_in().len() + sg.node(n).ctrl_in().len())
+                .sum(),
+        );
         for (i, &n) in order.iter().enumerate() {
             let node = sg.node(n);
             let no_input = node.data_in().is_empty() && node.ctrl_in().is_empty();
@@ -209,8 +237,8 @@ impl<'a> ClusterGraph<'a> {
             } else {
                 cluster_engine(&node.engine)
             };
+            let strings = &mut cg.strings;
             cg.kind.push(Kind {
-                engine,
                 engine_id: strings.id(engine),
                 label_id: strings.id(labels[n].as_deref().unwrap_or("")),
                 user_label_id: strings.id(user_labels[n].as_deref().unwrap_or("")),
@@ -280,14 +308,14 @@ impl<'a> ClusterGraph<'a> {
         let first = &self.ins[self.in_start[c] as usize..self.in_start[c + 1] as usize];
         out.clear();
         out.extend_from_slice(first);
-        out.extend_from_slice(&self.more_ins[c]);
+        out.extend_from_slice(self.more_ins.get(c));
     }
 
     /// Live in-neighbours of `c`, sorted, without repeats (dead entries are dropped).
     fn live_ins(&mut self, c: u32, out: &mut Vec<u32>) {
-        let mut more = std::mem::take(&mut self.more_ins[c as usize]);
+        let mut more = self.more_ins.take(c as usize);
         more.retain(|&i| self.has_edge(i, c));
-        self.more_ins[c as usize] = more;
+        self.more_ins.put(c as usize, more);
         self.in_entries(c, out);
         out.retain(|&i| self.has_edge(i, c));
         out.sort_unstable();
@@ -299,7 +327,7 @@ impl<'a> ClusterGraph<'a> {
         if let Some(listed) = self.edges.get_mut(&key(from, to)) {
             if !*listed {
                 *listed = true;
-                self.open_outs[from as usize].push(to);
+                self.open_outs.push(from as usize, to);
             }
         }
     }
@@ -324,8 +352,8 @@ impl<'a> ClusterGraph<'a> {
         }
         self.out_deg[from as usize] += 1;
         self.in_deg[to as usize] += 1;
-        self.more_outs[from as usize].push(to);
-        self.more_ins[to as usize].push(from);
+        self.more_outs.push(from as usize, to);
+        self.more_ins.push(to as usize, from);
         if self.is_open(to) {
             self.list(from, to);
         }
@@ -348,7 +376,7 @@ impl<'a> ClusterGraph<'a> {
 
     /// `c`'s open successors; closed and dead entries are dropped on the way.
     fn open_successors(&mut self, c: u32) -> Vec<u32> {
-        let mut list = std::mem::take(&mut self.open_outs[c as usize]);
+        let mut list = self.open_outs.take(c as usize);
         list.retain(|&o| match self.edges.get_mut(&key(c, o)) {
             None => false,
             Some(listed) => {
@@ -387,15 +415,16 @@ impl<'a> ClusterGraph<'a> {
         list.extend_from_slice(
             &self.outs[self.out_start[b] as usize..self.out_start[b + 1] as usize],
         );
-        list.append(&mut self.more_outs[b]);
+        list.extend_from_slice(self.more_outs.get(big as usize));
+        self.more_outs.release(big as usize);
         for &o in &list {
             if self.remove_edge(big, o) && o != small {
                 self.add_edge(small, o);
             }
         }
         self.scratch = list;
-        self.more_ins[b] = Vec::new();
-        self.open_outs[b] = Vec::new();
+        self.more_ins.release(big as usize);
+        self.open_outs.release(big as usize);
         self.alias[b] = small;
         small
     }
@@ -406,8 +435,8 @@ impl<'a> ClusterGraph<'a> {
 pub fn partition_graph<'a>(
     sg: &'a StreamGraph,
     g: GraphId,
-    labels: &'a [Option<String>],
-    user_labels: &'a [Option<String>],
+    labels: &'a [Label],
+    user_labels: &'a [Label],
     pos: &[usize],
     budget: usize,
 ) -> Partition<'a> {
@@ -435,23 +464,25 @@ pub fn partition_graph<'a>(
         }
     }
 
-    let cluster_of: Vec<usize> = (0..k as u32).map(|i| cg.find(i) as usize).collect();
+    let cluster_of: Vec<u32> = (0..k as u32).map(|i| cg.find(i)).collect();
     // SortSubGraphs: rank by first appearance in topological order.
-    let mut rank_of_cluster = vec![usize::MAX; k];
+    // Rank + 1 of each cluster's subgraph, 0 before it has one (zeroed memory, touched
+    // only at the clusters that survive).
+    let mut rank_of_cluster = vec![0u32; k];
     let mut subgraphs: Vec<EngineSubgraph> = Vec::new();
     let mut node_subgraph = Vec::with_capacity(k);
     for (i, &n) in order.iter().enumerate() {
-        let c = cluster_of[i];
+        let c = cluster_of[i] as usize;
         if cg.kind[c].data {
             node_subgraph.push((n, None));
             continue;
         }
-        if rank_of_cluster[c] == usize::MAX {
-            rank_of_cluster[c] = subgraphs.len();
+        if rank_of_cluster[c] == 0 {
+            rank_of_cluster[c] = subgraphs.len() as u32 + 1;
             subgraphs.push(EngineSubgraph {
                 graph: g,
                 rank: subgraphs.len(),
-                engine: cg.kind[c].engine,
+                engine: cg.strings.name(cg.kind[c].engine_id),
                 stream_label: labels[n].as_deref().unwrap_or(""),
                 user_stream_label: user_labels[n].as_deref().unwrap_or(""),
                 nodes: Vec::new(),
@@ -459,7 +490,7 @@ pub fn partition_graph<'a>(
                 end_consumers: Vec::new(),
             });
         }
-        let r = rank_of_cluster[c];
+        let r = rank_of_cluster[c] as usize - 1;
         subgraphs[r].nodes.push(n);
         node_subgraph.push((n, Some(r)));
     }
@@ -554,7 +585,7 @@ fn has_second_path(
                 continue; // the direct edge
             }
             if o == dst {
-                cg.open_outs[c as usize] = list;
+                cg.open_outs.put(c as usize, list);
                 return true;
             }
             if o < upper && search.stamp[o as usize] != now {
@@ -562,7 +593,7 @@ fn has_second_path(
                 search.stack.push(o);
             }
         }
-        cg.open_outs[c as usize] = list;
+        cg.open_outs.put(c as usize, list);
     }
     false
 }

@@ -138,7 +138,7 @@ impl Tasks {
 pub fn split_streams(
     sg: &StreamGraph,
     order: &[NodeId],
-    labels: &[Option<String>],
+    labels: &[Label],
     opts: &StreamOptions,
     main_stream_num: i64,
     stream_num: &mut i64,

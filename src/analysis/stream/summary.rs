@@ -180,10 +180,10 @@ impl Allocation {
                 .or_default();
             acc.nodes += 1;
             if !node.engine.is_empty() {
-                acc.engines.insert(node.engine.clone());
+                acc.engines.insert(node.engine.to_string());
             }
             if let Some(l) = &lg.labels[n] {
-                acc.labels.insert(l.clone());
+                acc.labels.insert(l.to_string());
             }
             if let Some(u) = &node.attrs().user_stream_label {
                 acc.user_labels.insert(u.clone());
@@ -344,10 +344,10 @@ impl Allocation {
             let acc = rows.entry(s).or_default();
             acc.nodes += 1;
             if !node.engine.is_empty() {
-                acc.engines.insert(node.engine.clone());
+                acc.engines.insert(node.engine.to_string());
             }
             if let Some(l) = &lg.labels[n] {
-                acc.labels.insert(l.clone());
+                acc.labels.insert(l.to_string());
             }
             *acc.rules.entry(lg.decision(n).rule.as_str()).or_insert(0) += 1;
         }

@@ -50,6 +50,7 @@ use melior::ir::{
     Attribute, BlockRef, Location, OperationRef, RegionLike, ValueLike,
 };
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// GE's NetOutput, which this IR spells `func.return`.
 pub const NET_OUTPUT_TYPE: &str = "NetOutput";
@@ -240,6 +241,40 @@ struct Caches {
     defs: FastMap<usize, Option<&'static OpDef>>,
     keys: FastMap<usize, Option<&'static str>>,
     dynamic: FastMap<usize, bool>,
+    symbols: Symbols,
+}
+
+/// One shared copy of each distinct GE type and engine name (a handful of values over a
+/// million nodes): a node holds a reference, not a heap block of its own.
+#[derive(Default)]
+struct Symbols {
+    /// By the address and length of text that stays put for the whole build (the static
+    /// op table, MLIR's uniqued string attributes): no hashing of the text per node.
+    by_address: FastMap<(usize, usize), Arc<str>>,
+    by_text: FastMap<Box<str>, Arc<str>>,
+}
+
+impl Symbols {
+    /// The shared copy of `text`, which must not move or change during the build.
+    fn of_fixed(&mut self, text: &str) -> Arc<str> {
+        let key = (text.as_ptr() as usize, text.len());
+        if let Some(s) = self.by_address.get(&key) {
+            return s.clone();
+        }
+        let s = self.of_text(text);
+        self.by_address.insert(key, s.clone());
+        s
+    }
+
+    /// The shared copy of `text`, by its contents.
+    fn of_text(&mut self, text: &str) -> Arc<str> {
+        if let Some(s) = self.by_text.get(text) {
+            return s.clone();
+        }
+        let s: Arc<str> = Arc::from(text);
+        self.by_text.insert(text.into(), s.clone());
+        s
+    }
 }
 
 /// What an op is to the view, by its name.
@@ -368,22 +403,28 @@ impl<'c, 'a> Builder<'c, 'a> {
             ));
         }
         self.model.funcs.push(func);
+        // Everything sized by the node count is allocated once, at its final size: growing
+        // by doubling would copy it into fresh memory at every step, and on a million-op
+        // graph first touches of fresh pages are most of the build's time.
+        let count = op_count(block);
+        self.model.graph.reserve(g, count);
+        self.model.ops.reserve(count);
+        self.model.net_output.reserve(count);
         self.local.clear();
+        self.local.reserve(count);
         let mut children = Vec::new();
-        // (producer, output index) of every data edge of this graph, in insertion order,
-        // and the producers whose outputs were linked out of index order.
-        let mut out_keys: Vec<(NodeId, usize)> = Vec::new();
         let first = self.model.ops.len();
         // Per node of this graph (index n - first): the last output index linked, and
         // whether its outputs were linked out of index order.
-        let mut last_out: Vec<usize> = Vec::new();
-        let mut unsorted: Vec<bool> = Vec::new();
+        let mut last_out: Vec<usize> = Vec::with_capacity(count);
+        let mut unsorted: Vec<bool> = Vec::with_capacity(count);
         let mut unnamed = 0usize;
         // Names given by the `name` attribute (generated ones cannot repeat each other; a
         // clash between the two kinds is caught by the view's own validation).
         // Keyed by the address of the text: MLIR uniques string attributes, so equal names
         // are the same object (and nearby ops' names are nearby: see `AddressHasher`).
         let mut names = AddressSet::default();
+        names.reserve(count);
         let mut op = block.first_operation();
         while let Some(o) = op {
             op = o.next_in_block();
@@ -397,10 +438,10 @@ impl<'c, 'a> Builder<'c, 'a> {
                 while self.local_name_taken(g, &node_name) {
                     node_name.push('_');
                 }
-                let n =
-                    self.model
-                        .graph
-                        .add_node(g, &node_name, NET_OUTPUT_TYPE, NET_OUTPUT_ENGINE);
+                let n = self
+                    .model
+                    .graph
+                    .add_node(g, node_name, NET_OUTPUT_TYPE, NET_OUTPUT_ENGINE);
                 self.model.graph.set_kind(n, NodeKind::NET_OUTPUT);
                 let a = self.model.graph.attrs_mut(n);
                 a.task_count = Some(0);
@@ -477,21 +518,46 @@ impl<'c, 'a> Builder<'c, 'a> {
                     unsorted[src - first] = true;
                 }
                 last_out[src - first] = index;
-                out_keys.push((src, index));
                 self.model.graph.add_data_edge(src, n);
             }
         }
         // GE orders a producer's consumers by output anchor first.
-        let mut keys: FastMap<NodeId, Vec<usize>> = FastMap::default();
-        for (src, index) in out_keys {
-            if unsorted[src - first] {
-                keys.entry(src).or_default().push(index);
-            }
-        }
-        for (src, keys) in keys {
+        for (i, _) in unsorted.iter().enumerate().filter(|(_, &u)| u) {
+            let src = first + i;
+            let keys = self.output_indices(src);
             self.model.graph.sort_data_out_by_key(src, &keys);
         }
         Ok(children)
+    }
+
+    /// The output index of each data edge of `src`, in the order of its `data_out`. The
+    /// edges were added consumer by consumer, each consumer's operands in order, so the
+    /// edges to one consumer are adjacent and its operands give their indices (only the
+    /// rare producers linked out of index order need this).
+    fn output_indices(&self, src: NodeId) -> Vec<usize> {
+        let consumers = self.model.graph.node(src).data_out();
+        let producer = OpKey::of(self.model.ops[src]);
+        let mut keys = Vec::with_capacity(consumers.len());
+        for (i, &c) in consumers.iter().enumerate() {
+            if i > 0 && consumers[i - 1] == c {
+                continue;
+            }
+            for value in self.model.ops[c].operands() {
+                if Some(value.r#type()) == self.ctrl {
+                    continue;
+                }
+                let result = value
+                    .is_operation_result()
+                    .then(|| OperationResult::try_from(value).ok())
+                    .flatten();
+                if let Some(result) = result {
+                    if OpKey::of(result.owner()) == producer {
+                        keys.push(result.result_number());
+                    }
+                }
+            }
+        }
+        keys
     }
 
     fn local_name_taken(&self, g: GraphId, name: &str) -> bool {
@@ -500,15 +566,15 @@ impl<'c, 'a> Builder<'c, 'a> {
             .graph(g)
             .nodes
             .iter()
-            .any(|&n| self.model.graph.node(n).name == name)
+            .any(|&n| &*self.model.graph.node(n).name == name)
     }
 }
 
 /// What one ascend op contributes to the view.
 struct NodeInfo<'c> {
     name: Option<&'c str>,
-    ge_type: String,
-    engine: String,
+    ge_type: Arc<str>,
+    engine: Arc<str>,
     attrs: NodeAttrs,
     subgraphs: Vec<String>,
     allocated: bool,
@@ -535,15 +601,16 @@ impl Caches {
         let generic = base.is_some_and(|d| d.is_generic());
         let mut info = NodeInfo {
             name: None,
-            ge_type: String::new(),
-            engine: String::new(),
+            ge_type: Arc::from(""),
+            engine: Arc::from(""),
             attrs: NodeAttrs::default(),
             subgraphs: Vec::new(),
             allocated: false,
             list_start: None,
             kind: NodeKind::NONE,
         };
-        let mut engine_override: Option<String> = None;
+        let mut engine_override: Option<&'c str> = None;
+        let mut generic_type: &'c str = "";
         let mut group: Option<String> = None;
         let mut single_info: Option<Attribute<'c>> = None;
         for (id, value) in op.attributes() {
@@ -565,11 +632,8 @@ impl Caches {
                     format!("attribute `{key}` must be {what}, got {value}"),
                 )
             };
-            let string = || {
-                as_str(value)
-                    .map(str::to_string)
-                    .ok_or_else(|| bad("a string"))
-            };
+            let text = || as_str(value).ok_or_else(|| bad("a string"));
+            let string = || text().map(str::to_string);
             let non_empty = || string().map(|s| (!s.is_empty()).then_some(s));
             let int = || as_int(value).ok_or_else(|| bad("an integer"));
             // A node's task count: bounded so that a stream's sum cannot overflow.
@@ -589,8 +653,8 @@ impl Caches {
                             .ok_or_else(|| bad("a UTF-8 string"))?,
                     )
                 }
-                semantics::attr::ENGINE => engine_override = Some(string()?),
-                semantics::attr::TYPE if generic => info.ge_type = string()?,
+                semantics::attr::ENGINE => engine_override = Some(text()?),
+                semantics::attr::TYPE if generic => generic_type = text()?,
                 semantics::attr::STREAM_LABEL => a.stream_label = non_empty()?,
                 semantics::attr::USER_STREAM_LABEL => a.user_stream_label = non_empty()?,
                 attr::ENABLE_INNER_PARALLEL => a.enable_inner_parallel = flag()?,
@@ -629,16 +693,15 @@ impl Caches {
             }
         }
         let def = match base {
-            Some(b) if generic => {
-                Some(op_table().semantics_for_ge_type(&info.ge_type).unwrap_or(b))
-            }
+            Some(b) if generic => Some(op_table().semantics_for_ge_type(generic_type).unwrap_or(b)),
             other => other,
         };
+        let mut ge_type = generic_type;
         if let Some(def) = def {
             if !generic {
-                info.ge_type = def.ge_type.clone();
+                ge_type = &def.ge_type;
             }
-            info.engine = def.engine.clone();
+            info.engine = self.symbols.of_fixed(&def.engine);
             info.kind = node_kind(def);
             info.attrs.task_count = def.row.task_num.map(i64::from);
             if def.has_trait(Trait::Hccl) {
@@ -659,11 +722,13 @@ impl Caches {
                 info.subgraphs = semantics::subgraph_symbols(&op);
             }
         }
-        if info.ge_type.is_empty() {
-            info.ge_type = op_name(op);
-        }
+        info.ge_type = if ge_type.is_empty() {
+            self.symbols.of_text(&op_name(op))
+        } else {
+            self.symbols.of_fixed(ge_type)
+        };
         if let Some(engine) = engine_override {
-            info.engine = engine;
+            info.engine = self.symbols.of_fixed(engine);
         }
         if let Some(value) = single_info {
             let reqs = attached_v1(value, group.as_deref()).map_err(|m| {
@@ -852,6 +917,17 @@ fn as_dict(a: Attribute) -> Option<DictionaryAttribute> {
     a.is_dictionary()
         .then(|| DictionaryAttribute::try_from(a).ok())
         .flatten()
+}
+
+/// How many ops `block` holds (a walk of its list: the ops are read right after anyway).
+fn op_count(block: BlockRef) -> usize {
+    let mut count = 0;
+    let mut op = block.first_operation();
+    while let Some(o) = op {
+        count += 1;
+        op = o.next_in_block();
+    }
+    count
 }
 
 /// The op's name, e.g. `ascend.add` (owned: MLIR hands out a temporary view).

@@ -91,7 +91,7 @@ fn the_view_follows_ge_order_and_reads_ge_attributes() {
         .iter()
         .map(|&n| {
             let node = sg.node(n);
-            (node.name.as_str(), node.ty.as_str(), node.engine.as_str())
+            (&*node.name, &*node.ty, &*node.engine)
         })
         .collect();
     assert_eq!(

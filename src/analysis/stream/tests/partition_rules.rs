@@ -135,7 +135,7 @@ fn a_tiny_search_budget_still_gives_an_acyclic_partition() {
         for s in &p.subgraphs {
             if s.user_stream_label.is_empty() {
                 assert!(
-                    s.nodes.iter().all(|&n| sg.node(n).engine == s.engine),
+                    s.nodes.iter().all(|&n| *sg.node(n).engine == *s.engine),
                     "seed {seed}"
                 );
             }
@@ -171,8 +171,8 @@ struct Cluster<'a> {
 pub fn reference_partition<'a>(
     sg: &'a StreamGraph,
     g: GraphId,
-    labels: &'a [Option<String>],
-    user_labels: &'a [Option<String>],
+    labels: &'a [Label],
+    user_labels: &'a [Label],
     pos: &[usize],
     budget: usize,
 ) -> Partition<'a> {
