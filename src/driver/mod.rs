@@ -52,7 +52,11 @@ pub struct Config {
     pub timing: bool,
     pub statistics: bool,
     pub print_debuginfo: bool,
-    pub disable_threading: bool,
+    /// Let MLIR run on several threads (`ge-opt --mlir-threading`). Off by default: the
+    /// passes of this crate are module passes, which MLIR runs on one thread anyway, and a
+    /// threaded context pays for its thread safety on every attribute and type it uniques
+    /// (a per-thread cache beside each uniquing table, and locks).
+    pub threading: bool,
     /// Verify the IR after every pass (`mlir-opt --verify-each`, default on).
     pub verify_each: bool,
     /// Accept operations of unknown dialects (`mlir-opt --allow-unregistered-dialect`).
@@ -120,9 +124,7 @@ impl<'a> Driver<'a> {
     fn run(&self) -> i32 {
         register_all_passes();
         let context = new_context();
-        if self.config.disable_threading {
-            context.enable_multi_threading(false);
-        }
+        context.enable_multi_threading(self.config.threading);
         if self.config.allow_unregistered_dialect {
             context.set_allow_unregistered_dialects(true);
         }

@@ -90,7 +90,15 @@ struct Cli {
     #[arg(long)]
     mlir_print_debuginfo: bool,
 
-    /// Run passes on one thread
+    /// Let MLIR use threads [default: false]: our passes are module passes, which MLIR
+    /// runs on one thread anyway, while a threaded context makes every attribute and type
+    /// lookup also go through a per-thread cache. Turn it on for upstream pipelines nested
+    /// under many functions
+    #[arg(long, value_name = "BOOL", default_value_t = false, num_args = 0..=1,
+          default_missing_value = "true", action = clap::ArgAction::Set)]
+    mlir_threading: bool,
+
+    /// Run MLIR on one thread (the default; overrides --mlir-threading)
     #[arg(long)]
     mlir_disable_threading: bool,
 
@@ -180,7 +188,7 @@ fn main() -> ExitCode {
         timing: cli.mlir_timing,
         statistics: cli.mlir_pass_statistics,
         print_debuginfo: cli.mlir_print_debuginfo,
-        disable_threading: cli.mlir_disable_threading,
+        threading: cli.mlir_threading && !cli.mlir_disable_threading,
         verify_each: cli.verify_each,
         allow_unregistered_dialect: cli.allow_unregistered_dialect,
         pipeline,
