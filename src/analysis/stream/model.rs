@@ -336,12 +336,18 @@ impl StreamGraph {
         id
     }
 
-    /// Makes room for `nodes` more nodes, `in_graph` of them in graph `graph`: an importer
+    /// Makes room for `nodes` more nodes, all of them in graph `graph`: an importer
     /// that knows the size of what it reads saves the doubling reallocations (each one
     /// copies the nodes into fresh memory).
     pub fn reserve(&mut self, graph: GraphId, nodes: usize) {
-        self.nodes.reserve(nodes);
+        self.reserve_nodes(nodes);
         self.graphs[graph].nodes.reserve(nodes);
+    }
+
+    /// Makes room for `nodes` more nodes in all (for an importer that counts the whole
+    /// module before it reads graph by graph).
+    pub fn reserve_nodes(&mut self, nodes: usize) {
+        self.nodes.reserve(nodes);
     }
 
     /// Appends a node to `graph`; call in topological order. `ty` and `engine` take an

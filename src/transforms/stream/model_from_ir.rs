@@ -147,11 +147,18 @@ pub fn build<'c, 'a>(
     root: &str,
 ) -> Result<IrModel<'c, 'a>, ModelError<'c>> {
     let mut funcs: HashMap<&'c str, OperationRef<'c, 'a>> = HashMap::new();
+    // Ops of every function: the tables sized by the node count are allocated once for the
+    // whole module. Sized graph by graph, they would double (and be copied into fresh
+    // memory) several times as the subgraphs after the root add their nodes.
+    let mut total_ops = 0;
     let mut op = body.first_operation();
     while let Some(f) = op {
         if op_name(f) == "func.func" {
             if let Some(name) = string_value(f, "sym_name") {
                 funcs.insert(name, f);
+            }
+            if let Some(block) = f.region(0).ok().and_then(|r| r.first_block()) {
+                total_ops += op_count(block);
             }
         }
         op = f.next_in_block();
@@ -178,6 +185,9 @@ pub fn build<'c, 'a>(
         caches: Caches::default(),
         all_named: true,
     };
+    builder.model.graph.reserve_nodes(total_ops);
+    builder.model.ops.reserve(total_ops);
+    builder.model.net_output.reserve(total_ops);
     let mut referenced: HashSet<&str> = HashSet::from([root]);
     // Pre-order over graphs: (function, parent node; None for the root).
     let mut stack: Vec<(OperationRef<'c, 'a>, Option<NodeId>)> = vec![(root_func, None)];
@@ -410,7 +420,14 @@ impl<'c, 'a> Builder<'c, 'a> {
         self.model.graph.reserve(g, count);
         self.model.ops.reserve(count);
         self.model.net_output.reserve(count);
-        self.local.clear();
+        // Clearing a hash table writes all of its control bytes: after the root graph the
+        // table has room for the root's ops, and clearing it again for each of thousands of
+        // small subgraphs would cost (subgraphs x root size). A small graph gets a fresh one.
+        if self.local.capacity() > 4 * count.max(64) {
+            self.local = AddressMap::default();
+        } else {
+            self.local.clear();
+        }
         self.local.reserve(count);
         let mut children = Vec::new();
         let first = self.model.ops.len();
