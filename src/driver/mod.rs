@@ -86,7 +86,12 @@ enum Output<'c> {
     /// A module to print as MLIR: printed straight into the output file, as mlir-opt does,
     /// rather than first into a string (for a million ops that is hundreds of MB held and
     /// copied twice).
-    Module(Module<'c>),
+    Module {
+        module: Module<'c>,
+        /// MLIR verified it since its last change (after the parse, and after each pass
+        /// with `--verify-each`): the printer need not verify it again.
+        verified: bool,
+    },
     /// Already rendered text (`.ge` output), or nothing for a failed chunk.
     Text(String),
 }
@@ -293,7 +298,10 @@ impl<'a> Driver<'a> {
         }
         drop(manager); // prints the timing report, after the statistics like mlir-opt
         Ok(match self.config.emit {
-            Format::Mlir => Output::Module(module),
+            Format::Mlir => Output::Module {
+                module,
+                verified: self.config.verify_each,
+            },
             Format::Ge => Output::Text(syntax::print_ge(&module)),
         })
     }
@@ -424,11 +432,15 @@ impl<'a> Driver<'a> {
             }
             match output {
                 Output::Text(text) => out.write_all(text.as_bytes())?,
-                Output::Module(module) => {
+                Output::Module { module, verified } => {
                     out.flush()?;
+                    let mut flags = self.printing_flags();
+                    if *verified {
+                        flags = crate::ir::source::assume_verified(flags);
+                    }
                     crate::ir::source::print_operation_to_fd(
                         module.as_operation(),
-                        &self.printing_flags(),
+                        &flags,
                         out.as_fd(),
                     )?;
                 }

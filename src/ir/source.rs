@@ -23,6 +23,21 @@ pub fn parse_file<'c>(context: &'c Context, path: &str) -> Option<Module<'c>> {
     }
 }
 
+/// `flags` with MLIR's verification before printing turned off (`assumeVerified`).
+///
+/// Without it, MLIR's printer verifies the whole op again before printing, to fall back on
+/// the generic form when the IR is invalid: a third full verification in a pass run (after
+/// the parse and after the last pass), a tenth of a million-op run. Only for IR that was
+/// verified since its last change.
+pub fn assume_verified(
+    flags: melior::ir::operation::OperationPrintingFlags,
+) -> melior::ir::operation::OperationPrintingFlags {
+    // SAFETY: `flags` is a live printing-flags object owned by the caller's value, which
+    // this returns; the call only sets one of its fields.
+    unsafe { mlir_sys::mlirOpPrintingFlagsAssumeVerified(flags.to_raw()) };
+    flags
+}
+
 /// Sets the location of a block argument (melior only exposes its type setter).
 pub fn set_block_argument_location(argument: BlockArgument<'_, '_>, location: Location<'_>) {
     // SAFETY: both handles are live objects of the same context.
