@@ -175,8 +175,14 @@ mod tests {
         let c = names.of_text(&elsewhere);
         let d = names.of_fixed(&elsewhere);
         assert!(Interned::same_copy(&a, &b), "same address, same copy");
-        assert!(Interned::same_copy(&a, &c), "same text by contents, same copy");
-        assert!(Interned::same_copy(&a, &d), "same text at a new address, same copy");
+        assert!(
+            Interned::same_copy(&a, &c),
+            "same text by contents, same copy"
+        );
+        assert!(
+            Interned::same_copy(&a, &d),
+            "same text at a new address, same copy"
+        );
         assert_eq!(a, "HcomAllReduce");
         assert_eq!(a.to_string(), "HcomAllReduce");
         assert_eq!(format!("{a:?}"), "\"HcomAllReduce\"");
@@ -203,7 +209,11 @@ mod tests {
         let held = names.of_text("RandomType7");
         let weak = held.downgrade();
         drop(names);
-        assert_eq!(weak.upgrade().as_deref(), Some("RandomType7"), "the holder keeps it");
+        assert_eq!(
+            weak.upgrade().as_deref(),
+            Some("RandomType7"),
+            "the holder keeps it"
+        );
         drop(held);
         assert!(weak.upgrade().is_none(), "freed with its last holder");
     }

@@ -20,8 +20,8 @@
 //! * `Output::consumers` is in GE's edge order; new edges are appended (GE's `AddEdge`).
 //! * Control edges: `ctrl_in` / `ctrl_out` mirror each other.
 
-use super::super::interner::Interned;
 use super::super::fast_hash::{FastMap, FastSet};
+use super::super::interner::Interned;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 

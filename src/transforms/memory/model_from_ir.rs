@@ -54,8 +54,8 @@ use crate::{
         fast_hash::FastMap,
         interner::{Interned, Interner},
         memory::model::{
-            Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc,
-            TensorId, ROOT, UNKNOWN_DIM,
+            Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId, ROOT,
+            UNKNOWN_DIM,
         },
     },
     dialect::{op_table, semantics, Arity, AttrValue, OpView, Trait},
@@ -484,7 +484,14 @@ impl<'c, 'a> Builder<'c, 'a> {
             .any(|&t| g.tensor(t).is_unknown_shape());
         let mut sem = shape.sem;
         sem.unknown_shape = unknown;
-        let id = g.add_node_syms(gid, name, shape.ty.clone(), sem, &shape.inputs, &shape.outputs);
+        let id = g.add_node_syms(
+            gid,
+            name,
+            shape.ty.clone(),
+            sem,
+            &shape.inputs,
+            &shape.outputs,
+        );
         let node = g.node_mut(id);
         for (input, &t) in node.inputs.iter_mut().zip(&in_tensors) {
             input.tensor = t;
