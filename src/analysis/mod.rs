@@ -2,6 +2,7 @@
 //! applies its decisions with rewrite patterns.
 
 pub mod fast_hash;
+pub mod interner;
 pub mod memory;
 pub mod reachability;
 pub mod stream;

@@ -284,7 +284,7 @@ fn in_control_flow(g: &MemGraph, plan: &InplacePlan) -> bool {
         let mut cur = g.parent_of(n);
         while let Some(p) = cur {
             if matches!(
-                g.node(p).ty,
+                g.node(p).ty.as_str(),
                 "If" | "StatelessIf" | "Case" | "StatelessCase" | "While" | "StatelessWhile"
             ) {
                 return true;

@@ -169,7 +169,7 @@ fn net_output_input(
         return Ok(());
     };
     let node = g.node(src.node);
-    let is_const = matches!(node.ty, "Const" | "Constant");
+    let is_const = matches!(node.ty.as_str(), "Const" | "Constant");
     let forced_data = node.sem.data_like && opts.offline;
     if !is_const && !forced_data {
         return Ok(());

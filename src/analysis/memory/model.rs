@@ -21,6 +21,7 @@
 //! * Control edges: `ctrl_in` / `ctrl_out` mirror each other.
 
 use super::super::fast_hash::{FastMap, FastSet};
+use super::super::interner::Interned;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -554,15 +555,16 @@ impl Origin {
 /// A node (a GE op).
 ///
 /// A model holds one per op and every memory pass builds one, so a node keeps few heap
-/// blocks: the type is interned ([`intern_type`]), the name is an exact-size box, and a
+/// blocks: the type is a shared copy ([`Interned`]), the name is an exact-size box, and a
 /// consumer list of up to two edges lives inline ([`Consumers`]). At a million ops every
 /// byte and block here is a fresh page touched per pass.
 #[derive(Clone, Debug)]
 pub struct Node {
     /// The `name` attribute (unique in the module).
     pub name: Box<str>,
-    /// GE type (`Identity`, `HcomAllReduce`, ...), interned ([`intern_type`]).
-    pub ty: &'static str,
+    /// GE type (`Identity`, `HcomAllReduce`, ...), one copy shared by the nodes of a model
+    /// build ([`crate::analysis::interner`]).
+    pub ty: Interned,
     /// The graph the node lives in.
     pub graph: GraphId,
     pub sem: Sem,
@@ -594,9 +596,9 @@ pub struct Node {
 impl Node {
     /// The GE type, or the `original_type` of a `FrameworkOp` (GE's `GetOriginalType`).
     pub fn effective_type(&self) -> &str {
-        match (&self.original_type, self.ty) {
+        match (&self.original_type, self.ty.as_str()) {
             (Some(t), "FrameworkOp") => t,
-            _ => self.ty,
+            (_, ty) => ty,
         }
     }
 
@@ -611,25 +613,6 @@ impl Node {
     pub fn out_data_edges(&self) -> usize {
         self.outputs.iter().map(|o| o.consumers.len()).sum()
     }
-}
-
-/// The interned copy of the GE type name `ty`, shared by the whole process.
-///
-/// A graph has a few dozen distinct types and a node only names one of them, so a node holds
-/// a `&'static str` instead of its own copy of the text (a million small heap blocks at a
-/// million ops, written afresh by every pass that builds a model). The set only ever grows
-/// by a distinct name, and lives as long as the op table that most names come from.
-pub fn intern_type(ty: &str) -> &'static str {
-    use std::sync::{Mutex, PoisonError};
-    static NAMES: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
-    let mut names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
-    let names = names.get_or_insert_with(HashSet::new);
-    if let Some(&name) = names.get(ty) {
-        return name;
-    }
-    let name: &'static str = Box::leak(ty.into());
-    names.insert(name);
-    name
 }
 
 /// Where a new node goes in its graph's order.
@@ -911,7 +894,9 @@ impl MemGraph {
     }
 
     /// Append a node to `graph` (the caller adds nodes in a topological order). Port names
-    /// equal to `""` are unnamed. Flags start from [`Sem::of_type`].
+    /// equal to `""` are unnamed. Flags start from [`Sem::of_type`]. The node gets a copy of
+    /// `ty` of its own: nodes added by hand or inserted by a planner are few, builders share
+    /// one copy per type with [`MemGraph::add_node_syms`].
     pub fn add_node(
         &mut self,
         graph: GraphId,
@@ -925,14 +910,14 @@ impl MemGraph {
         id
     }
 
-    /// [`MemGraph::add_node`] with the type interned ([`intern_type`]), the flags and the
-    /// port names (`None`: unnamed) known already, for builders that meet the same op shape
-    /// many times.
+    /// [`MemGraph::add_node`] with the type shared ([`Interned`]), the flags and the port
+    /// names (`None`: unnamed) known already, for builders that meet the same op shape many
+    /// times.
     pub fn add_node_syms(
         &mut self,
         graph: GraphId,
         name: &str,
-        ty: &'static str,
+        ty: Interned,
         sem: Sem,
         inputs: &[Option<Sym>],
         outputs: &[Option<Sym>],
@@ -981,7 +966,7 @@ impl MemGraph {
         self.push_ports(
             graph,
             name,
-            intern_type(ty),
+            Interned::from(ty),
             Sem::of_type(ty),
             inputs,
             outputs,
@@ -992,7 +977,7 @@ impl MemGraph {
         &mut self,
         graph: GraphId,
         name: &str,
-        ty: &'static str,
+        ty: Interned,
         sem: Sem,
         inputs: Vec<Input>,
         outputs: Vec<Output>,

@@ -9,6 +9,7 @@
 //! is the position in [`StreamGraph::all_nodes`], a pre-order walk where a node's subgraphs
 //! follow the node (GE's `GetAllNodes` order).
 
+use crate::analysis::interner::Interned;
 use smallvec::SmallVec;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -158,12 +159,12 @@ pub struct Node {
     /// GE op type (`HcomAllReduce`, `StreamSwitch`, ...), for names and reports only: the
     /// passes ask [`Node::kind`]. Shared between the nodes of one type (see
     /// [`StreamGraph::add_node`]).
-    pub ty: Arc<str>,
+    pub ty: Interned,
     /// What the node is, for every question GE answers by comparing type names.
     pub kind: NodeKind,
     /// Engine name as in engine_conf.json (`AIcoreEngine`, `DNN_HCCL`, ...). May be empty
     /// for data-like source nodes. Shared like [`Self::ty`].
-    pub engine: Arc<str>,
+    pub engine: Interned,
     pub graph: GraphId,
     /// `None` when the node has no attribute (see [`Node::attrs`]); shared between nodes
     /// whose attributes all come from the op table (see [`StreamGraph::set_attrs`]).
@@ -351,14 +352,14 @@ impl StreamGraph {
     }
 
     /// Appends a node to `graph`; call in topological order. `ty` and `engine` take an
-    /// `Arc<str>` so that an importer can share one copy of each distinct value between
-    /// all nodes.
+    /// [`Interned`] so that an importer can share one copy of each distinct value between
+    /// all nodes (see [`crate::analysis::interner`]); a `&str` makes a copy of its own.
     pub fn add_node(
         &mut self,
         graph: GraphId,
         name: impl Into<Box<str>>,
-        ty: impl Into<Arc<str>>,
-        engine: impl Into<Arc<str>>,
+        ty: impl Into<Interned>,
+        engine: impl Into<Interned>,
     ) -> NodeId {
         let id = self.nodes.len();
         self.names_unique = false;

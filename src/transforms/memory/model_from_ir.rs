@@ -52,9 +52,10 @@
 use crate::{
     analysis::{
         fast_hash::FastMap,
+        interner::{Interned, Interner},
         memory::model::{
-            intern_type, Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc,
-            TensorId, ROOT, UNKNOWN_DIM,
+            Atomic, DType, GraphId, MemGraph, NodeId, Origin, Sem, Sym, TensorDesc, TensorId, ROOT,
+            UNKNOWN_DIM,
         },
     },
     dialect::{op_table, semantics, Arity, AttrValue, OpView, Trait},
@@ -169,6 +170,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
             by_op: OpKeyMap::default(),
             shapes: FastMap::default(),
             tensors: FastMap::default(),
+            types: Interner::default(),
         };
         builder.reserve(&tree);
         let mut partitioned = None;
@@ -328,6 +330,10 @@ struct Builder<'c, 'a> {
     shapes: FastMap<ShapeKey, Rc<Shape>>,
     /// MLIR type (uniqued, so its pointer) -> interned tensor desc.
     tensors: FastMap<usize, TensorId>,
+    /// One copy of each GE type name for all the nodes of this build, found by the address
+    /// of the op table row's or the MLIR attribute's text; freed with the last model that
+    /// holds it.
+    types: Interner<'c>,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -450,12 +456,16 @@ impl<'c, 'a> Builder<'c, 'a> {
             (false, Some(key)) => match self.shapes.get(&key) {
                 Some(shape) => shape.clone(),
                 None => {
+                    let ty = self.types.of_fixed(ty);
                     let shape = Rc::new(shape_of(&mut self.model.graph, op, ty, &data_results));
                     self.shapes.insert(key, shape.clone());
                     shape
                 }
             },
-            _ => Rc::new(shape_of(&mut self.model.graph, op, ty, &data_results)),
+            _ => {
+                let ty = self.types.of_fixed(ty);
+                Rc::new(shape_of(&mut self.model.graph, op, ty, &data_results))
+            }
         };
 
         let operands = ops::data_operands(op);
@@ -474,7 +484,14 @@ impl<'c, 'a> Builder<'c, 'a> {
             .any(|&t| g.tensor(t).is_unknown_shape());
         let mut sem = shape.sem;
         sem.unknown_shape = unknown;
-        let id = g.add_node_syms(gid, name, shape.ty, sem, &shape.inputs, &shape.outputs);
+        let id = g.add_node_syms(
+            gid,
+            name,
+            shape.ty.clone(),
+            sem,
+            &shape.inputs,
+            &shape.outputs,
+        );
         let node = g.node_mut(id);
         for (input, &t) in node.inputs.iter_mut().zip(&in_tensors) {
             input.tensor = t;
@@ -695,8 +712,8 @@ fn unranked_dtype(ty: Type) -> DType {
 /// What the op table and the op's attributes say about an op, except what depends on its
 /// values' types (`unknown_shape`) or its per-op-only attributes.
 struct Shape {
-    /// Interned ([`intern_type`]).
-    ty: &'static str,
+    /// Shared by every node of the type ([`Builder::types`]).
+    ty: Interned,
     sem: Sem,
     inputs: Vec<Option<Sym>>,
     outputs: Vec<Option<Sym>>,
@@ -790,7 +807,7 @@ fn shape_key(op: OperationRef, n_in: usize, n_out: usize) -> Option<ShapeKey> {
 }
 
 /// Asks the semantics layer about `op` (table traits and GE attribute overrides).
-fn shape_of(g: &mut MemGraph, op: OperationRef, ty: &str, data_results: &[Value]) -> Shape {
+fn shape_of(g: &mut MemGraph, op: OperationRef, ty: Interned, data_results: &[Value]) -> Shape {
     let def = semantics::semantic_def(&op);
     let t = |tr: Trait| def.is_some_and(|d| d.has_trait(tr));
     let attr_flag = |name: &str| ops::bool_attr(op, name).unwrap_or(false);
@@ -848,14 +865,14 @@ fn shape_of(g: &mut MemGraph, op: OperationRef, ty: &str, data_results: &[Value]
         fixed_address: t(Trait::FixedAddress),
         address_unrefreshable: attr_flag(ADDRESS_UNREFRESHABLE),
         // The op table has no Merge row; StreamMerge has its trait.
-        merge: t(Trait::StreamMerge) || Sem::of_type(ty).merge,
+        merge: t(Trait::StreamMerge) || Sem::of_type(&ty).merge,
         output_reuse_input: attr_flag(OUTPUT_REUSE_INPUT),
         copy_like: t(Trait::CopyLike),
         known_shape_call: t(Trait::PartitionedCall)
             && ops::bool_attr(op, IS_UNKNOWN_SHAPE) == Some(false),
     };
     Shape {
-        ty: intern_type(ty),
+        ty,
         sem,
         inputs,
         outputs,

@@ -88,7 +88,7 @@ pub fn stream_info(m: &IrModel) -> StreamInfo {
             info.stream[i] = Some(s);
             any = true;
         }
-        let (notify, send) = match node.ty {
+        let (notify, send) = match node.ty.as_str() {
             "Send" => (false, true),
             "Recv" => (false, false),
             "SendNotify" => (true, true),

@@ -4,6 +4,7 @@
 
 use super::{apply_plan::apply_plan, model_from_ir::IrModel};
 use crate::{
+    analysis::interner::Interned,
     analysis::memory::{
         atomic_addr_clean::AtomicOptions,
         graph_lint::lint,
@@ -675,6 +676,46 @@ fn generated_graphs_replay_exactly_and_are_idempotent() {
     // The generator must exercise the passes, not produce empty plans.
     assert!(planned_steps > 1000, "only {planned_steps} steps planned");
     assert!(invalid < SEEDS as usize, "{invalid} invalid runs");
+}
+
+/// GE type names belong to the models that hold them, not to the process: one copy per
+/// type within a build, and none left once the models are dropped — even for `type`
+/// attributes no other graph uses (a long-lived host fed ever new types must not grow).
+#[test]
+fn type_names_are_shared_per_build_and_freed_with_the_models() {
+    let graph = |ty: &str| {
+        format!(
+            "graph main {{\n  x = Data() {{index = 0}} : f32[4]\n  y = \"{ty}\"(x) : f32[4]\n  \
+             z = \"{ty}\"(y) : f32[4]\n  return z\n}}\n"
+        )
+    };
+    let context = new_context();
+    let one = import(&context, &graph("OnlyInModuleOne"));
+    let two = import(&context, &graph("OnlyInModuleTwo"));
+    let a = IrModel::build(one.as_operation(), "main").unwrap();
+    let b = IrModel::build(two.as_operation(), "main").unwrap();
+    let ty = |m: &IrModel, name: &str| m.graph.node(m.graph.find(name).unwrap()).ty.clone();
+    assert_eq!(ty(&a, "y"), "OnlyInModuleOne");
+    assert_eq!(ty(&b, "z"), "OnlyInModuleTwo");
+    assert!(
+        Interned::same_copy(&ty(&a, "y"), &ty(&a, "z")),
+        "one copy per build"
+    );
+    let names = [ty(&a, "y"), ty(&b, "y"), ty(&a, "x"), ty(&b, "x")];
+    let weak: Vec<_> = names.iter().map(Interned::downgrade).collect();
+    drop(names);
+    drop(a);
+    assert!(weak[0].upgrade().is_none() && weak[2].upgrade().is_none());
+    assert_eq!(
+        weak[1].upgrade().as_deref(),
+        Some("OnlyInModuleTwo"),
+        "b still holds it"
+    );
+    drop(b);
+    assert!(
+        weak.iter().all(|w| w.upgrade().is_none()),
+        "a name outlived its models"
+    );
 }
 
 /// The per-shape cache of the model builder answers exactly what asking the semantics

@@ -29,6 +29,7 @@
 //! that the module is already allocated (a Send/Recv/notify op, or `_logic_stream_id`).
 
 use crate::{
+    analysis::interner::{Interned, Interner},
     analysis::stream::{
         model::{AddressMap, AddressSet, FastMap},
         AttachedStreamReq, GraphId, NodeAttrs, NodeId, NodeKind, StreamGraph,
@@ -50,7 +51,6 @@ use melior::ir::{
     Attribute, BlockRef, Location, OperationRef, RegionLike, ValueLike,
 };
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 /// GE's NetOutput, which this IR spells `func.return`.
 pub const NET_OUTPUT_TYPE: &str = "NetOutput";
@@ -236,7 +236,7 @@ struct Builder<'c, 'a> {
     local: AddressMap<OpKey, NodeId>,
     /// `!ascend.ctrl` (control operands are compared against it).
     ctrl: Option<melior::ir::Type<'c>>,
-    caches: Caches,
+    caches: Caches<'c>,
     /// Every op so far had a `name` (so the names checked are all of them).
     all_named: bool,
 }
@@ -246,45 +246,13 @@ struct Builder<'c, 'a> {
 /// the stream passes read, whether a type is dynamic. They keep string conversion and
 /// hashing off the per-op path.
 #[derive(Default)]
-struct Caches {
+struct Caches<'c> {
     kinds: FastMap<usize, OpKind>,
     defs: FastMap<usize, Option<&'static OpDef>>,
     keys: FastMap<usize, Option<&'static str>>,
     dynamic: FastMap<usize, bool>,
-    symbols: Symbols,
-}
-
-/// One shared copy of each distinct GE type and engine name (a handful of values over a
-/// million nodes): a node holds a reference, not a heap block of its own.
-#[derive(Default)]
-struct Symbols {
-    /// By the address and length of text that stays put for the whole build (the static
-    /// op table, MLIR's uniqued string attributes): no hashing of the text per node.
-    by_address: FastMap<(usize, usize), Arc<str>>,
-    by_text: FastMap<Box<str>, Arc<str>>,
-}
-
-impl Symbols {
-    /// The shared copy of `text`, which must not move or change during the build.
-    fn of_fixed(&mut self, text: &str) -> Arc<str> {
-        let key = (text.as_ptr() as usize, text.len());
-        if let Some(s) = self.by_address.get(&key) {
-            return s.clone();
-        }
-        let s = self.of_text(text);
-        self.by_address.insert(key, s.clone());
-        s
-    }
-
-    /// The shared copy of `text`, by its contents.
-    fn of_text(&mut self, text: &str) -> Arc<str> {
-        if let Some(s) = self.by_text.get(text) {
-            return s.clone();
-        }
-        let s: Arc<str> = Arc::from(text);
-        self.by_text.insert(text.into(), s.clone());
-        s
-    }
+    /// One shared copy of each distinct GE type and engine name.
+    symbols: Interner<'c>,
 }
 
 /// What an op is to the view, by its name.
@@ -298,7 +266,7 @@ enum OpKind {
     Other,
 }
 
-impl Caches {
+impl Caches<'_> {
     fn kind(&mut self, op: OperationRef) -> OpKind {
         *self
             .kinds
@@ -590,8 +558,8 @@ impl<'c, 'a> Builder<'c, 'a> {
 /// What one ascend op contributes to the view.
 struct NodeInfo<'c> {
     name: Option<&'c str>,
-    ge_type: Arc<str>,
-    engine: Arc<str>,
+    ge_type: Interned,
+    engine: Interned,
     attrs: NodeAttrs,
     subgraphs: Vec<String>,
     allocated: bool,
@@ -609,8 +577,8 @@ struct NodeInfo<'c> {
 /// `subgraph_first_active`, `_subgraph_end_node`, `_rts_label_node`,
 /// `_force_attach_stream`, `_thread_scope_id`, `_ffts_sub_graph`, `_ffts_plus_sub_graph`,
 /// `_node_sqe_num`, `_hccl_task_num`, `_hccl_attached_task_num`).
-impl Caches {
-    fn read_node<'c>(&mut self, op: OperationRef<'c, '_>) -> Result<NodeInfo<'c>, ModelError<'c>> {
+impl<'c> Caches<'c> {
+    fn read_node(&mut self, op: OperationRef<'c, '_>) -> Result<NodeInfo<'c>, ModelError<'c>> {
         let base = *self
             .defs
             .entry(op.name().to_raw().ptr as usize)
@@ -618,8 +586,8 @@ impl Caches {
         let generic = base.is_some_and(|d| d.is_generic());
         let mut info = NodeInfo {
             name: None,
-            ge_type: Arc::from(""),
-            engine: Arc::from(""),
+            ge_type: Interned::default(),
+            engine: Interned::default(),
             attrs: NodeAttrs::default(),
             subgraphs: Vec::new(),
             allocated: false,

@@ -35,7 +35,7 @@ pub(super) fn solve(
         if g.node(n).removed {
             continue;
         }
-        match g.node(n).ty {
+        match g.node(n).ty.as_str() {
             "If" | "StatelessIf" => {
                 let subs = g.node(n).subgraphs.clone();
                 if subs.len() < 2 {

@@ -371,7 +371,7 @@ impl Gen {
         // Only plain producers: an output that aliases another tensor (in-place reuse, a
         // no-padding split, a subgraph boundary) would put one memory in two slots.
         let node = self.b.g.node(p.node);
-        !self.grouped.contains(&p) && matches!(node.ty, "Relu" | "Add" | "Fuse")
+        !self.grouped.contains(&p) && matches!(node.ty.as_str(), "Relu" | "Add" | "Fuse")
     }
 
     /// A continuous-input op over distinct groupable inputs, if there are enough.

@@ -8,6 +8,7 @@ mod layout_table;
 mod lint;
 mod matrix;
 mod mem_plan;
+mod node_size;
 mod process_inplace;
 mod props;
 mod rw;

@@ -62,7 +62,7 @@ impl B {
     pub fn scope_writer_in(&mut self, gr: GraphId, name: &str, n: usize) -> NodeId {
         let id = self.reader_in(gr, name, n);
         let node = self.g.node_mut(id);
-        node.ty = "HcomAllReduce";
+        node.ty = "HcomAllReduce".into();
         node.sem.input_mutable = true;
         node.sem.hccl = true;
         id
