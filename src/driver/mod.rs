@@ -106,19 +106,22 @@ enum ChunkError {
 
 impl<'a> Driver<'a> {
     fn new(config: &'a Config) -> Result<Self, String> {
-        let input = read_input(&config.input).map_err(|error| {
+        let format = config.input_format.unwrap_or_else(|| {
+            match std::path::Path::new(&config.input).extension() {
+                Some(extension) if extension == "ge" && config.input != "-" => Format::Ge,
+                _ => Format::Mlir,
+            }
+        });
+        // Only a `.mlir` file parsed by its path can do without its text in memory.
+        let whole =
+            format != Format::Mlir || config.split_marker.is_some() || config.verify_diagnostics;
+        let input = read_input(&config.input, whole).map_err(|error| {
             if error.contains(": error: ") {
                 error
             } else {
                 format!("ge-opt: error: {error}")
             }
         })?;
-        let format = config.input_format.unwrap_or_else(|| {
-            match input.path.as_ref().and_then(|path| path.extension()) {
-                Some(extension) if extension == "ge" => Format::Ge,
-                _ => Format::Mlir,
-            }
-        });
         Ok(Self {
             config,
             input,
@@ -135,11 +138,8 @@ impl<'a> Driver<'a> {
         }
         let collector = DiagnosticCollector::attach(&context);
         let chunks = match &self.config.split_marker {
-            Some(marker) => split_input(&self.input.text, marker),
-            None => vec![Chunk {
-                text: &self.input.text,
-                first_line: 1,
-            }],
+            Some(marker) => split_input(self.input.text(), marker),
+            None => vec![Chunk::whole(&self.input)],
         };
         let split = self.config.split_marker.is_some();
         let mut outputs = Vec::new();
@@ -180,7 +180,7 @@ impl<'a> Driver<'a> {
         split: bool,
     ) -> Result<(Output<'c>, bool), String> {
         let expected = if self.config.verify_diagnostics {
-            match verify::parse_expected(chunk.text, &self.input.name, chunk.first_line) {
+            match verify::parse_expected(chunk.text(), &self.input.name, chunk.first_line) {
                 Ok(expected) => Some(expected),
                 Err(errors) => {
                     self.print(&errors);
@@ -249,7 +249,7 @@ impl<'a> Driver<'a> {
         }
 
         if self.format == Format::Mlir {
-            if let Some((line, column)) = source::find_excess_nesting(chunk.text) {
+            if let Some((line, column)) = chunk.excess_nesting() {
                 diagnostics.push(Diag::at(
                     Severity::Error,
                     FileLoc {
@@ -355,7 +355,7 @@ impl<'a> Driver<'a> {
     /// names the first such op, or the chunk's first line when it cannot find one.
     fn silent_parse_failure(&self, chunk: &Chunk) -> Diag {
         let file = self.input.name.clone();
-        match source::find_custom_form_op(chunk.text) {
+        match source::find_custom_form_op(chunk.text()) {
             Some((line, column, op)) => Diag::at(
                 Severity::Error,
                 FileLoc {
@@ -390,8 +390,11 @@ impl<'a> Driver<'a> {
     }
 
     fn print(&self, diagnostics: &[Diag]) {
+        if diagnostics.is_empty() {
+            return; // without reading a text nothing needs
+        }
         let mut sources = Sources::default();
-        sources.add(&self.input.name, &self.input.text);
+        sources.add(&self.input.name, self.input.text());
         let mut stderr = std::io::stderr().lock();
         for diag in diagnostics {
             let _ = stderr.write_all(render(diag, &sources).as_bytes());

@@ -11,8 +11,10 @@ use melior::{
     Context,
 };
 use std::{
+    cell::OnceCell,
     io::Read,
     path::PathBuf,
+    str::Utf8Error,
     sync::atomic::{AtomicUsize, Ordering},
 };
 
@@ -20,17 +22,59 @@ use std::{
 pub const STDIN_NAME: &str = "<stdin>";
 
 /// The whole input of one `ge-opt` run.
+///
+/// The text of a file is read only when something needs it. A `.mlir` file that MLIR
+/// parses by its path is checked while it streams through a small buffer (UTF-8 and bracket
+/// nesting, [`read_input`]) and is not held in memory: a million-op file is 200 MB that
+/// MLIR reads for itself, and holding a second copy cost a tenth of a second per 40 MB
+/// and as much peak memory. Diagnostics that quote the source read the text then.
 #[derive(Clone, Debug)]
 pub struct Input {
     /// Name used in diagnostics and locations: the path as given, or `<stdin>`.
     pub name: String,
     /// The file path, `None` for standard input.
     pub path: Option<PathBuf>,
-    pub text: String,
+    /// The text: read at once for standard input and when the whole text is needed,
+    /// otherwise on first use.
+    text: OnceCell<String>,
+    /// The result of [`find_excess_nesting`] when it ran while the file streamed in.
+    pub(super) nesting: Option<Option<(usize, usize)>>,
+}
+
+impl Input {
+    /// The input's text. A file checked while streaming is read again here, on first use;
+    /// if it cannot be read any more (or is no longer UTF-8), the text is what is left
+    /// of it, which only affects the source lines quoted by diagnostics.
+    pub fn text(&self) -> &str {
+        self.text.get_or_init(|| {
+            let bytes = self
+                .path
+                .as_ref()
+                .and_then(|path| std::fs::read(path).ok())
+                .unwrap_or_default();
+            String::from_utf8(bytes)
+                .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
+        })
+    }
 }
 
 /// Reads `path` (`-` = standard input). Errors are complete messages.
-pub fn read_input(path: &str) -> Result<Input, String> {
+///
+/// `whole`: hold the whole text now (it will be split, scanned for expected diagnostics,
+/// imported as `.ge`, or parsed from memory). Otherwise a file is only checked as it
+/// streams through: valid UTF-8, and the bracket nesting MLIR's parser can take.
+pub fn read_input(path: &str, whole: bool) -> Result<Input, String> {
+    if path != "-" && !whole {
+        let file = std::fs::File::open(path)
+            .map_err(|error| format!("cannot open input file '{path}': {error}"))?;
+        let nesting = check_streaming(file, path)?;
+        return Ok(Input {
+            name: path.to_owned(),
+            path: Some(PathBuf::from(path)),
+            text: OnceCell::new(),
+            nesting: Some(nesting),
+        });
+    }
     let (name, file, bytes) = if path == "-" {
         let mut bytes = Vec::new();
         std::io::stdin()
@@ -43,23 +87,95 @@ pub fn read_input(path: &str) -> Result<Input, String> {
         (path.to_owned(), Some(PathBuf::from(path)), bytes)
     };
     let text = String::from_utf8(bytes).map_err(|error| {
-        let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
-        let line = valid.iter().filter(|&&byte| byte == b'\n').count() + 1;
-        let line_start = valid
-            .iter()
-            .rposition(|&byte| byte == b'\n')
-            .map_or(0, |newline| newline + 1);
-        let column = String::from_utf8_lossy(&valid[line_start..])
-            .chars()
-            .count()
-            + 1;
+        let (line, column) = utf8_error_position(error.as_bytes(), error.utf8_error(), 1);
         format!("{name}:{line}:{column}: error: input is not valid UTF-8")
     })?;
     Ok(Input {
         name,
         path: file,
-        text,
+        text: OnceCell::from(text),
+        nesting: None,
     })
+}
+
+/// `(line, column)` of the first invalid byte of `bytes` (whose first line is line
+/// `first_line`); the column counts characters, from 1.
+fn utf8_error_position(bytes: &[u8], error: Utf8Error, first_line: usize) -> (usize, usize) {
+    let valid = &bytes[..error.valid_up_to()];
+    let line = first_line + valid.iter().filter(|&&byte| byte == b'\n').count();
+    let line_start = valid
+        .iter()
+        .rposition(|&byte| byte == b'\n')
+        .map_or(0, |newline| newline + 1);
+    let column = String::from_utf8_lossy(&valid[line_start..])
+        .chars()
+        .count()
+        + 1;
+    (line, column)
+}
+
+/// Reads `reader` through one reused buffer, a block of whole lines at a time, checking
+/// that it is UTF-8 and finding the first bracket nested too deep
+/// ([`find_excess_nesting`]); both checks carry nothing but the nesting depth and the line
+/// number from one line to the next. Errors are complete messages naming `name`.
+fn check_streaming(reader: impl Read, name: &str) -> Result<Option<(usize, usize)>, String> {
+    check_streaming_with(reader, name, 1 << 20, MAX_MLIR_NESTING)
+}
+
+/// [`check_streaming`] with a first buffer of `buffer_size` bytes and a nesting `limit`.
+fn check_streaming_with(
+    mut reader: impl Read,
+    name: &str,
+    buffer_size: usize,
+    limit: usize,
+) -> Result<Option<(usize, usize)>, String> {
+    let mut buffer = vec![0u8; buffer_size.max(1)];
+    let mut filled = 0;
+    let mut scan = NestingScan::default();
+    let mut found = None;
+    // Line number at the start of the next block (the scan's own stops at what it found).
+    let mut line = 1;
+    loop {
+        if filled == buffer.len() {
+            // A line longer than the buffer: make room for the rest of it.
+            buffer.resize(buffer.len() * 2, 0);
+        }
+        let read = match reader.read(&mut buffer[filled..]) {
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(format!("cannot read input file '{name}': {error}")),
+        };
+        filled += read;
+        let end_of_file = read == 0;
+        // Whole lines only (a line break never falls inside a UTF-8 sequence), unless the
+        // file ended.
+        let complete = if end_of_file {
+            filled
+        } else {
+            match memchr::memrchr(b'\n', &buffer[..filled]) {
+                Some(newline) => newline + 1,
+                None => continue,
+            }
+        };
+        let block = &buffer[..complete];
+        let text = std::str::from_utf8(block).map_err(|error| {
+            let (line, column) = utf8_error_position(block, error, line);
+            format!("{name}:{line}:{column}: error: input is not valid UTF-8")
+        })?;
+        if found.is_none() {
+            found = scan.feed(text, limit);
+        }
+        line = if found.is_none() {
+            scan.line
+        } else {
+            line + memchr::memchr_iter(b'\n', block).count()
+        };
+        if end_of_file {
+            return Ok(found);
+        }
+        buffer.copy_within(complete..filled, 0);
+        filled -= complete;
+    }
 }
 
 /// Parses MLIR `text` so that locations and diagnostics name `buffer_name`.
@@ -218,55 +334,89 @@ pub fn find_excess_nesting(text: &str) -> Option<(usize, usize)> {
 }
 
 fn first_bracket_deeper_than(text: &str, limit: usize) -> Option<(usize, usize)> {
-    // One pass over the bytes that matter: a million-op file is 200 MB, and this scan runs
-    // before every parse.
-    const SPECIAL: [bool; 256] = {
-        let mut table = [false; 256];
-        let mut i = 0;
-        let bytes = b"()[]{}\"/\n";
-        while i < bytes.len() {
-            table[bytes[i] as usize] = true;
-            i += 1;
-        }
-        table
-    };
-    let bytes = text.as_bytes();
-    let (mut depth, mut line, mut line_start, mut i) = (0usize, 1usize, 0usize, 0usize);
-    while let Some(offset) = bytes[i..].iter().position(|&b| SPECIAL[b as usize]) {
-        let at = i + offset;
-        i = at + 1;
-        match bytes[at] {
-            b'\n' => (line, line_start) = (line + 1, i),
-            b'"' => loop {
-                // A string ends at its closing quote or, unterminated, at the end of its line.
-                let k = memchr::memchr3(b'"', b'\\', b'\n', &bytes[i..])?;
-                let found = bytes[i + k];
-                i += k + 1;
-                match found {
-                    b'"' => break,
-                    b'\\' if bytes.get(i).is_some_and(|&b| b != b'\n') => i += 1,
-                    b'\\' => {}
+    NestingScan::default().feed(text, limit)
+}
+
+/// The bracket scan of [`find_excess_nesting`], resumable at a line break: strings and
+/// comments end at the end of their line, so the depth and the line number are all it
+/// carries from one block of whole lines to the next.
+#[derive(Debug)]
+struct NestingScan {
+    depth: usize,
+    /// Line number (1-based) at the start of the next block.
+    line: usize,
+}
+
+impl Default for NestingScan {
+    fn default() -> Self {
+        NestingScan { depth: 0, line: 1 }
+    }
+}
+
+impl NestingScan {
+    /// Scans `text`, the next block of the input (whole lines, or the end of the input);
+    /// returns the first bracket that opens level `limit + 1`, as `(line, column)`.
+    fn feed(&mut self, text: &str, limit: usize) -> Option<(usize, usize)> {
+        // One pass over the bytes that matter: a million-op file is 200 MB, and this scan
+        // runs before every parse.
+        const SPECIAL: [bool; 256] = {
+            let mut table = [false; 256];
+            let mut i = 0;
+            let bytes = b"()[]{}\"/\n";
+            while i < bytes.len() {
+                table[bytes[i] as usize] = true;
+                i += 1;
+            }
+            table
+        };
+        let bytes = text.as_bytes();
+        let (mut line_start, mut i) = (0usize, 0usize);
+        let found = 'scan: {
+            while let Some(offset) = bytes[i..].iter().position(|&b| SPECIAL[b as usize]) {
+                let at = i + offset;
+                i = at + 1;
+                match bytes[at] {
+                    b'\n' => (self.line, line_start) = (self.line + 1, i),
+                    b'"' => loop {
+                        // A string ends at its closing quote or, unterminated, at the end of
+                        // its line.
+                        let Some(k) = memchr::memchr3(b'"', b'\\', b'\n', &bytes[i..]) else {
+                            break 'scan None;
+                        };
+                        let found = bytes[i + k];
+                        i += k + 1;
+                        match found {
+                            b'"' => break,
+                            b'\\' if bytes.get(i).is_some_and(|&b| b != b'\n') => i += 1,
+                            b'\\' => {}
+                            _ => {
+                                (self.line, line_start) = (self.line + 1, i);
+                                break;
+                            }
+                        }
+                    },
+                    b'/' if bytes.get(i) == Some(&b'/') => {
+                        match memchr::memchr(b'\n', &bytes[i..]) {
+                            Some(k) => {
+                                (i, self.line, line_start) = (i + k + 1, self.line + 1, i + k + 1)
+                            }
+                            None => break 'scan None,
+                        }
+                    }
+                    b'/' => {}
+                    b')' | b']' | b'}' => self.depth = self.depth.saturating_sub(1),
                     _ => {
-                        (line, line_start) = (line + 1, i);
-                        break;
+                        self.depth += 1;
+                        if self.depth > limit {
+                            break 'scan Some((self.line, at - line_start + 1));
+                        }
                     }
                 }
-            },
-            b'/' if bytes.get(i) == Some(&b'/') => match memchr::memchr(b'\n', &bytes[i..]) {
-                Some(k) => (i, line, line_start) = (i + k + 1, line + 1, i + k + 1),
-                None => return None,
-            },
-            b'/' => {}
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {
-                depth += 1;
-                if depth > limit {
-                    return Some((line, at - line_start + 1));
-                }
             }
-        }
+            None
+        };
+        found
     }
-    None
 }
 
 #[cfg(test)]
@@ -286,10 +436,10 @@ mod tests {
     fn named_buffers_keep_their_name_and_line_numbers() {
         let context = new_context();
         let collector = DiagnosticCollector::attach(&context);
-        let chunk = Chunk {
-            text: "func.func @f(%arg0: i32) {\n  return\n}\nfunc.func @g() {\n  return\n}\n",
-            first_line: 7,
-        };
+        let chunk = Chunk::new(
+            "func.func @f(%arg0: i32) {\n  return\n}\nfunc.func @g() {\n  return\n}\n",
+            7,
+        );
         let module = parse_named_buffer(&context, &collector, &chunk.padded(), "x.mlir")
             .unwrap()
             .expect("parses");
@@ -375,6 +525,76 @@ mod tests {
             }
         }
         None
+    }
+
+    /// Texts over the bytes the nesting scan and the UTF-8 check care about (seeded
+    /// xorshift), with `invalid` bytes that are not UTF-8 on their own.
+    fn random_texts(count: usize, invalid: bool) -> Vec<Vec<u8>> {
+        let alphabet: &[u8] = if invalid {
+            b"([{)]}\"\\/\nx \xc3\xa9\xff"
+        } else {
+            b"([{)]}\"\\/\nx "
+        };
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        (0..count)
+            .map(|case| {
+                (0..1 + case % 40)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        alphabet[(state % alphabet.len() as u64) as usize]
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn streaming_check_agrees_with_the_whole_text_checks() {
+        // Buffers of a few bytes put block boundaries (and buffer growth for long lines)
+        // everywhere; the answer must be the one the whole text gives.
+        let mut disagreements = Vec::new();
+        for bytes in random_texts(3000, true) {
+            let whole = match String::from_utf8(bytes.clone()) {
+                Ok(text) => Ok([0, 1, 3].map(|limit| first_bracket_deeper_than(&text, limit))),
+                Err(error) => {
+                    let (line, column) = utf8_error_position(&bytes, error.utf8_error(), 1);
+                    Err(format!(
+                        "t:{line}:{column}: error: input is not valid UTF-8"
+                    ))
+                }
+            };
+            for buffer_size in [1, 2, 3, 7, 64] {
+                let streamed = [0, 1, 3]
+                    .map(|limit| check_streaming_with(bytes.as_slice(), "t", buffer_size, limit));
+                let streamed = match streamed.iter().find_map(|r| r.as_ref().err()) {
+                    Some(error) => Err(error.clone()),
+                    None => Ok(streamed.map(Result::unwrap)),
+                };
+                if streamed != whole {
+                    disagreements.push((bytes.clone(), buffer_size, streamed, whole.clone()));
+                }
+            }
+        }
+        assert!(
+            disagreements.is_empty(),
+            "{:?}",
+            &disagreements[..disagreements.len().min(3)]
+        );
+    }
+
+    #[test]
+    fn a_streamed_file_is_read_again_only_when_its_text_is_needed() {
+        let path = std::env::temp_dir().join(format!("ge-opt-lazy-{}.mlir", std::process::id()));
+        std::fs::write(&path, "module {}\n").unwrap();
+        let input = read_input(path.to_str().unwrap(), false).unwrap();
+        assert_eq!(input.nesting, Some(None));
+        assert!(input.text.get().is_none(), "checked, not held");
+        assert_eq!(input.text(), "module {}\n");
+        let whole = read_input(path.to_str().unwrap(), true).unwrap();
+        assert!(whole.text.get().is_some() && whole.nesting.is_none());
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]
