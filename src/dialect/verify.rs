@@ -22,8 +22,9 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 
-/// One function of the module, by symbol name.
+/// One function of the module.
 struct Function<'c, 'a> {
+    name: String,
     op: OperationRef<'c, 'a>,
     inputs: Vec<Type<'c>>,
     results: Vec<Type<'c>>,
@@ -33,13 +34,19 @@ struct Function<'c, 'a> {
 /// referencing op. Returns whether the module is sound.
 pub fn verify_subgraphs(module: &Module) -> bool {
     let functions = functions(module);
+    let mut by_name: HashMap<&str, &Function> = HashMap::with_capacity(functions.len());
+    for function in &functions {
+        by_name.insert(&function.name, function);
+    }
     let mut ok = true;
     // Subgraph edges between functions, for the recursion check.
-    let mut calls: HashMap<String, Vec<(String, OperationRef)>> = HashMap::new();
-    for (name, function) in &functions {
+    let mut calls: HashMap<&str, Vec<(&str, OperationRef)>> = HashMap::new();
+    // In module order: the bodies are read in the order the parser laid them out in
+    // memory (a hash map's order jumps around a million-op module).
+    for function in &functions {
         for op in body_ops(function.op) {
             for (attr, symbol) in subgraph_attrs(op) {
-                let Some(callee) = functions.get(&symbol) else {
+                let Some(callee) = by_name.get(symbol.as_str()) else {
                     emit_error(
                         op.location(),
                         &format!(
@@ -53,18 +60,18 @@ pub fn verify_subgraphs(module: &Module) -> bool {
                 };
                 ok &= check_signature(op, &attr, &symbol, callee);
                 calls
-                    .entry(name.clone())
+                    .entry(&function.name)
                     .or_default()
-                    .push((symbol.clone(), op));
+                    .push((&callee.name, op));
             }
         }
     }
     ok && check_acyclic(&calls)
 }
 
-/// The functions of the module by symbol name, with their signatures.
-fn functions<'c, 'a>(module: &'a Module<'c>) -> HashMap<String, Function<'c, 'a>> {
-    let mut out = HashMap::new();
+/// The functions of the module with their signatures, in module order.
+fn functions<'c, 'a>(module: &'a Module<'c>) -> Vec<Function<'c, 'a>> {
+    let mut out = Vec::new();
     let mut next = module.body().first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
@@ -89,14 +96,12 @@ fn functions<'c, 'a>(module: &'a Module<'c>) -> HashMap<String, Function<'c, 'a>
             let results = (0..signature.result_count())
                 .filter_map(|i| signature.result(i).ok())
                 .collect();
-            out.insert(
+            out.push(Function {
                 name,
-                Function {
-                    op,
-                    inputs,
-                    results,
-                },
-            );
+                op,
+                inputs,
+                results,
+            });
         }
     }
     out
@@ -208,22 +213,22 @@ fn check_signature(op: OperationRef, attr: &str, symbol: &str, callee: &Function
 
 /// Reports a function that is (transitively) its own subgraph, at the op that closes the
 /// cycle.
-fn check_acyclic(calls: &HashMap<String, Vec<(String, OperationRef)>>) -> bool {
+fn check_acyclic(calls: &HashMap<&str, Vec<(&str, OperationRef)>>) -> bool {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         Open,
         Done,
     }
     let mut marks: HashMap<&str, Mark> = HashMap::new();
-    let mut names: Vec<&String> = calls.keys().collect();
-    names.sort();
+    let mut names: Vec<&str> = calls.keys().copied().collect();
+    names.sort_unstable();
     for start in names {
-        if marks.contains_key(start.as_str()) {
+        if marks.contains_key(start) {
             continue;
         }
         // Iterative DFS: (function, index of the next callee to visit).
-        let mut stack: Vec<(&str, usize)> = vec![(start.as_str(), 0)];
-        marks.insert(start.as_str(), Mark::Open);
+        let mut stack: Vec<(&str, usize)> = vec![(start, 0)];
+        marks.insert(start, Mark::Open);
         while let Some((function, next)) = stack.pop() {
             let callees = calls.get(function).map(Vec::as_slice).unwrap_or(&[]);
             let Some((callee, op)) = callees.get(next) else {
@@ -231,10 +236,10 @@ fn check_acyclic(calls: &HashMap<String, Vec<(String, OperationRef)>>) -> bool {
                 continue;
             };
             stack.push((function, next + 1));
-            match marks.get(callee.as_str()) {
+            match marks.get(callee) {
                 Some(Mark::Open) => {
                     let mut cycle: Vec<&str> = stack.iter().map(|(f, _)| *f).collect();
-                    let from = cycle.iter().position(|f| *f == callee).unwrap_or(0);
+                    let from = cycle.iter().position(|f| *f == *callee).unwrap_or(0);
                     cycle.drain(..from);
                     cycle.push(callee);
                     let path: Vec<String> = cycle.iter().map(|f| format!("@{f}")).collect();
@@ -249,8 +254,8 @@ fn check_acyclic(calls: &HashMap<String, Vec<(String, OperationRef)>>) -> bool {
                 }
                 Some(Mark::Done) => {}
                 None => {
-                    marks.insert(callee.as_str(), Mark::Open);
-                    stack.push((callee.as_str(), 0));
+                    marks.insert(callee, Mark::Open);
+                    stack.push((callee, 0));
                 }
             }
         }
