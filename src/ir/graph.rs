@@ -381,11 +381,17 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
 
     /// Builds the tree over the functions of the module body `body`.
     fn build_in(body: BlockRef<'c, 'a>, root: &str) -> Result<Self, IrError> {
-        let funcs: HashMap<String, OperationRef<'c, 'a>> = prim::block_ops(body)
-            .into_iter()
-            .filter(|op| op.name().as_string_ref().as_str() == Ok("func.func"))
-            .filter_map(|op| Some((str_attr(op, "sym_name")?.to_string(), op)))
-            .collect();
+        // Keyed by MLIR's own copy of each name (no copy per function of a module that
+        // may have a hundred thousand).
+        let ops = prim::block_ops(body);
+        let mut funcs: HashMap<&'c str, OperationRef<'c, 'a>> = HashMap::with_capacity(ops.len());
+        for op in ops {
+            if op.name().as_string_ref().as_str() == Ok("func.func") {
+                if let Some(name) = str_attr(op, "sym_name") {
+                    funcs.insert(name, op);
+                }
+            }
+        }
         let root_func = *funcs
             .get(root)
             .ok_or_else(|| IrError::MissingRoot(missing_root(body, root).1))?;
@@ -397,9 +403,10 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
                 children: Vec::new(),
                 depth: 0,
             }],
-            by_name: HashMap::from([(root.to_string(), 0)]),
+            by_name: HashMap::with_capacity(funcs.len()),
             unreferenced: Vec::new(),
         };
+        tree.by_name.insert(root.to_string(), 0);
         let mut next = 0;
         while next < tree.entries.len() {
             let (func, depth) = (tree.entries[next].func, tree.entries[next].depth);
@@ -425,7 +432,7 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
                     tree.by_name.insert(r.symbol.clone(), child);
                     tree.entries.push(SubgraphEntry {
                         name: r.symbol.clone(),
-                        func: funcs[&r.symbol],
+                        func: funcs[r.symbol.as_str()],
                         parent: Some(ParentLink {
                             graph: next,
                             op,
@@ -442,8 +449,8 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
         }
         let mut unreferenced: Vec<String> = funcs
             .keys()
-            .filter(|name| !tree.by_name.contains_key(*name))
-            .cloned()
+            .filter(|name| !tree.by_name.contains_key(**name))
+            .map(|name| name.to_string())
             .collect();
         unreferenced.sort();
         tree.unreferenced = unreferenced;
