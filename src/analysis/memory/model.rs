@@ -858,22 +858,28 @@ impl MemGraph {
     /// followed by the nodes of its subgraphs (recursively).
     pub fn all_nodes(&self) -> Vec<NodeId> {
         let mut out = Vec::with_capacity(self.nodes.len());
-        self.collect_nodes(ROOT, &self.parent_mask(), &mut out);
+        self.collect_nodes(ROOT, Some(&self.parent_mask()), &mut out);
         out
     }
 
     /// GE's `GetAllNodes` of graph `g`: its nodes, each followed by the nodes of its subgraphs
     /// (recursively).
+    ///
+    /// A subgraph is walked without the mask: its own nodes are few, and building the
+    /// mask (a pass over every graph of the model) for each of thousands of subgraphs
+    /// would cost (subgraphs x graphs).
     pub fn all_nodes_of(&self, g: GraphId) -> Vec<NodeId> {
         let mut out = Vec::new();
-        self.collect_nodes(g, &self.parent_mask(), &mut out);
+        let mask = (g == ROOT).then(|| self.parent_mask());
+        self.collect_nodes(g, mask.as_ref(), &mut out);
         out
     }
 
-    fn collect_nodes(&self, g: GraphId, parents: &ParentMask, out: &mut Vec<NodeId>) {
+    /// `parents`: the mask of subgraph owners, or `None` to look at every node.
+    fn collect_nodes(&self, g: GraphId, parents: Option<&ParentMask>, out: &mut Vec<NodeId>) {
         for &n in &self.graph(g).order {
             out.push(n);
-            if parents.has(n) {
+            if parents.is_none_or(|mask| mask.has(n)) {
                 for &sg in &self.node(n).subgraphs {
                     self.collect_nodes(sg, parents, out);
                 }
