@@ -32,7 +32,8 @@ pub const STDIN_NAME: &str = "<stdin>";
 pub struct Input {
     /// Name used in diagnostics and locations: the path as given, or `<stdin>`.
     pub name: String,
-    /// The file path, `None` for standard input.
+    /// The path of a regular file; `None` for standard input, pipes and devices, which
+    /// can be read only once (their text is held).
     pub path: Option<PathBuf>,
     /// The text: read at once for standard input and when the whole text is needed,
     /// otherwise on first use.
@@ -64,7 +65,10 @@ impl Input {
 /// imported as `.ge`, or parsed from memory). Otherwise a file is only checked as it
 /// streams through: valid UTF-8, and the bracket nesting MLIR's parser can take.
 pub fn read_input(path: &str, whole: bool) -> Result<Input, String> {
-    if path != "-" && !whole {
+    // A pipe or a device (`<(cmd)`, `/dev/stdin`) can be read once: its text is held, and
+    // MLIR parses that text, not the path (which would read nothing the second time).
+    let regular = path != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if regular && !whole {
         let file = std::fs::File::open(path)
             .map_err(|error| format!("cannot open input file '{path}': {error}"))?;
         let nesting = check_streaming(file, path)?;
@@ -84,7 +88,7 @@ pub fn read_input(path: &str, whole: bool) -> Result<Input, String> {
     } else {
         let bytes = std::fs::read(path)
             .map_err(|error| format!("cannot open input file '{path}': {error}"))?;
-        (path.to_owned(), Some(PathBuf::from(path)), bytes)
+        (path.to_owned(), regular.then(|| PathBuf::from(path)), bytes)
     };
     let text = String::from_utf8(bytes).map_err(|error| {
         let (line, column) = utf8_error_position(error.as_bytes(), error.utf8_error(), 1);
