@@ -391,7 +391,7 @@ impl<'a> Driver<'a> {
 
     fn print(&self, diagnostics: &[Diag]) {
         if diagnostics.is_empty() {
-            return; // without reading a text nothing needs
+            return; // nothing to render: the input text need not be read
         }
         let mut sources = Sources::default();
         sources.add(&self.input.name, self.input.text());
