@@ -90,10 +90,8 @@ pub fn read_input(path: &str, whole: bool) -> Result<Input, String> {
             .map_err(|error| format!("cannot open input file '{path}': {error}"))?;
         (path.to_owned(), regular.then(|| PathBuf::from(path)), bytes)
     };
-    let text = String::from_utf8(bytes).map_err(|error| {
-        let (line, column) = utf8_error_position(error.as_bytes(), error.utf8_error(), 1);
-        format!("{name}:{line}:{column}: error: input is not valid UTF-8")
-    })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|error| not_utf8(&name, error.as_bytes(), error.utf8_error(), 1))?;
     Ok(Input {
         name,
         path: file,
@@ -102,9 +100,9 @@ pub fn read_input(path: &str, whole: bool) -> Result<Input, String> {
     })
 }
 
-/// `(line, column)` of the first invalid byte of `bytes` (whose first line is line
-/// `first_line`); the column counts characters, from 1.
-fn utf8_error_position(bytes: &[u8], error: Utf8Error, first_line: usize) -> (usize, usize) {
+/// The error for input `name` that is not UTF-8, located at the first invalid byte of
+/// `bytes` (whose first line is line `first_line`; the column counts characters, from 1).
+fn not_utf8(name: &str, bytes: &[u8], error: Utf8Error, first_line: usize) -> String {
     let valid = &bytes[..error.valid_up_to()];
     let line = first_line + valid.iter().filter(|&&byte| byte == b'\n').count();
     let line_start = valid
@@ -115,7 +113,7 @@ fn utf8_error_position(bytes: &[u8], error: Utf8Error, first_line: usize) -> (us
         .chars()
         .count()
         + 1;
-    (line, column)
+    format!("{name}:{line}:{column}: error: input is not valid UTF-8")
 }
 
 /// Reads `reader` through one reused buffer, a block of whole lines at a time, checking
@@ -162,10 +160,8 @@ fn check_streaming_with(
             }
         };
         let block = &buffer[..complete];
-        let text = std::str::from_utf8(block).map_err(|error| {
-            let (line, column) = utf8_error_position(block, error, line);
-            format!("{name}:{line}:{column}: error: input is not valid UTF-8")
-        })?;
+        let text =
+            std::str::from_utf8(block).map_err(|error| not_utf8(name, block, error, line))?;
         if found.is_none() {
             found = scan.feed(text, limit);
         }
@@ -562,12 +558,7 @@ mod tests {
         for bytes in random_texts(3000, true) {
             let whole = match String::from_utf8(bytes.clone()) {
                 Ok(text) => Ok([0, 1, 3].map(|limit| first_bracket_deeper_than(&text, limit))),
-                Err(error) => {
-                    let (line, column) = utf8_error_position(&bytes, error.utf8_error(), 1);
-                    Err(format!(
-                        "t:{line}:{column}: error: input is not valid UTF-8"
-                    ))
-                }
+                Err(error) => Err(not_utf8("t", &bytes, error.utf8_error(), 1)),
             };
             for buffer_size in [1, 2, 3, 7, 64] {
                 let streamed = [0, 1, 3]
