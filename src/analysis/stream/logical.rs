@@ -494,23 +494,37 @@ impl<'a> State<'a> {
     /// `AssignByDependencyPass` with `UpdateAssignedSubgraphs`/`UpdateReusedSubgraphs`.
     fn assign_by_dependency(&mut self, sgs: &mut [Sg<'a>], default_stream: StreamId) {
         let mut dep = Dependency::default();
-        let mut candidates: Vec<usize> = Vec::new();
+        let ends = SameEngineEnds::count(sgs);
+        // Distinct producers of the current subgraph in PlaceHolder order, each with its
+        // number of End→PlaceHolder pairs into it; `slot` finds a producer's entry while
+        // the list is built (a hub feeding thousands of subgraphs, or one subgraph fed by
+        // thousands, stays linear).
+        let mut candidates: Vec<(usize, u32)> = Vec::new();
+        let mut slot: Vec<u32> = vec![u32::MAX; sgs.len()];
         for i in 0..sgs.len() {
             if sgs[i].stream != INVALID_STREAM {
                 continue;
             }
             candidates.clear();
             for &p in &sgs[i].part.pld_producers {
-                if !candidates.contains(&p) {
-                    candidates.push(p);
+                match slot[p] {
+                    u32::MAX => {
+                        slot[p] = candidates.len() as u32;
+                        candidates.push((p, 1));
+                    }
+                    k => candidates[k as usize].1 += 1,
                 }
             }
-            candidates.retain(|&p| could_reuse(sgs, i, p, self.opts.memory_priority));
+            for &(p, _) in &candidates {
+                slot[p] = u32::MAX;
+            }
+            let memory_priority = self.opts.memory_priority;
+            candidates.retain(|&(p, pairs)| could_reuse(sgs, &ends, i, p, pairs, memory_priority));
             // GetTopPrioritySubgraph: first candidate, replaced by any with a strictly lower
             // compute cost, starting from COST_10.
-            let mut best: Option<usize> = candidates.first().copied();
+            let mut best: Option<usize> = candidates.first().map(|&(p, _)| p);
             let mut cost = 10;
-            for &c in &candidates {
+            for &(c, _) in &candidates {
                 if sgs[c].conf.compute_cost < cost {
                     cost = sgs[c].conf.compute_cost;
                     best = Some(c);
@@ -905,8 +919,45 @@ impl<'a> State<'a> {
     }
 }
 
-/// `CouldReuse(G, P)` of `AssignByDependencyPass` (notes C.4).
-fn could_reuse(sgs: &[Sg], g: usize, p: usize, memory_priority: bool) -> bool {
+/// Per subgraph, how many of its End consumers (one entry per End, as GE lists them) run
+/// on its own engine: `CouldReuse` asks whether P feeds a same-engine subgraph other than
+/// G, and scanning P's consumers for every G that P feeds is quadratic in P's fan-out.
+struct SameEngineEnds(Vec<u32>);
+
+impl SameEngineEnds {
+    fn count(sgs: &[Sg]) -> Self {
+        SameEngineEnds(
+            sgs.iter()
+                .map(|s| {
+                    let same = |&&c: &&usize| sgs[c].part.engine == s.part.engine;
+                    s.part.end_consumers.iter().filter(same).count() as u32
+                })
+                .collect(),
+        )
+    }
+
+    /// Does `p` feed a subgraph on its own engine other than `g`? `pairs` = the
+    /// End→PlaceHolder pairs from `p` into `g` (each pair is one entry of `p`'s consumers).
+    fn others(&self, sgs: &[Sg], g: usize, p: usize, pairs: u32) -> bool {
+        let into_g = if sgs[g].part.engine == sgs[p].part.engine {
+            pairs
+        } else {
+            0
+        };
+        self.0[p] > into_g
+    }
+}
+
+/// `CouldReuse(G, P)` of `AssignByDependencyPass` (notes C.4). `pairs` = the
+/// End→PlaceHolder pairs from P into G.
+fn could_reuse(
+    sgs: &[Sg],
+    ends: &SameEngineEnds,
+    g: usize,
+    p: usize,
+    pairs: u32,
+    memory_priority: bool,
+) -> bool {
     let (gs, ps) = (&sgs[g], &sgs[p]);
     if gs.conf.scheduler_id != ps.conf.scheduler_id {
         return false;
@@ -917,13 +968,7 @@ fn could_reuse(sgs: &[Sg], g: usize, p: usize, memory_priority: bool) -> bool {
     if gs.force_attach {
         return true;
     }
-    if !memory_priority
-        && ps
-            .part
-            .end_consumers
-            .iter()
-            .any(|&c| c != g && sgs[c].part.engine == ps.part.engine)
-    {
+    if !memory_priority && ends.others(sgs, g, p, pairs) {
         return false;
     }
     if gs.part.engine == ps.part.engine || gs.conf.attach {

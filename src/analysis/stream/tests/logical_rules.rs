@@ -75,6 +75,49 @@ fn dependency_engine_conflict_opens_new_stream_c4() {
     assert_eq!(live(&r), vec![(a, c), (c, d)]);
 }
 
+/// C.4 rule 4 counts End→PlaceHolder pairs, not subgraphs: `d` reads `a` twice, so `a`'s
+/// consumer list is [c, d, d]. Both `d` entries are `d` itself, so `d` still reuses `a`'s
+/// stream, and `c` (aicpu) still conflicts with the aicore consumer `d`.
+#[test]
+fn dependency_conflict_ignores_repeated_pairs_into_the_candidate_c4() {
+    let (mut b, [a, c, d]) = conflict_graph();
+    b.d(a, d);
+    let r = b.run();
+    assert_eq!([ls(&r, a), ls(&r, c), ls(&r, d)], [0, 1, 0]);
+    assert_eq!(rule(&r, c), StreamRule::DependencyNew);
+    assert_eq!(rule(&r, d), StreamRule::DependencyReuse);
+}
+
+/// C.4 rule 4 with a hub: one aicore producer feeds many aicore consumer subgraphs (each
+/// fenced off from it by an aicpu node, as in `conflict_graph`). None may reuse the hub's
+/// stream: each has other aicore consumers of the hub beside it (GE checks all of them,
+/// earlier ones included).
+#[test]
+fn dependency_conflict_with_a_wide_hub_c4() {
+    let mut b = B::new();
+    let x = b.data("x");
+    let hub = b.op("hub", AIC);
+    b.d(x, hub);
+    let mut consumers = Vec::new();
+    for i in 0..40 {
+        let c = b.op(&format!("c{i}"), CPU);
+        let d = b.op(&format!("d{i}"), AIC);
+        b.d(hub, c);
+        b.d(c, d);
+        b.d(hub, d);
+        consumers.push(d);
+    }
+    let r = b.run();
+    for &d in &consumers {
+        assert_eq!(
+            rule(&r, d),
+            StreamRule::DependencyNew,
+            "{}",
+            r.logical.decision(d).detail
+        );
+    }
+}
+
 /// C.4 rule 4 is skipped with `ge.exec.memoryOptimizationPolicy=MemoryPriority`.
 #[test]
 fn dependency_memory_priority_skips_conflict_c4() {
