@@ -7,6 +7,7 @@ fn main() {
         .process()
         .expect("lalrpop grammar must compile");
     capi_ext();
+    mimalloc_defaults();
 }
 
 /// `src/ir/capi_ext.cpp`, with the flags `llvm-config --cxxflags` gives (LLVM is built
@@ -29,4 +30,17 @@ fn capi_ext() {
         .define("__STDC_LIMIT_MACROS", None)
         .warnings(false);
     build.compile("ge_capi_ext");
+}
+
+/// `tools/ge-opt/allocator.c`, against the header of the mimalloc that `libmimalloc-sys`
+/// builds (it exports its include directory to direct dependents as
+/// `DEP_MIMALLOC_INCLUDE_DIR`), so option names resolve to that build's numbers.
+fn mimalloc_defaults() {
+    println!("cargo:rerun-if-changed=tools/ge-opt/allocator.c");
+    let include = std::env::var("DEP_MIMALLOC_INCLUDE_DIR")
+        .expect("libmimalloc-sys exports its include directory");
+    cc::Build::new()
+        .file("tools/ge-opt/allocator.c")
+        .include(include)
+        .compile("ge_mimalloc_defaults");
 }

@@ -12,6 +12,8 @@ use ge_mlir::{
 };
 use std::process::ExitCode;
 
+mod allocator;
+
 /// Every allocation of the process goes to mimalloc: the Rust side through this global
 /// allocator, MLIR's C++ side because the crate's `override` feature makes mimalloc provide
 /// `malloc`/`free`/`operator new` for the whole executable (as LLVM's own
@@ -122,6 +124,7 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    allocator::apply_defaults();
     let raw: Vec<String> = std::env::args().collect();
     let (pass_flags, rest) = extract_pass_flags(&raw);
     let command = Cli::command().after_help(format!(
