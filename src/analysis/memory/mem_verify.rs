@@ -147,7 +147,7 @@ pub fn verify_plan(
         }
     }
 
-    let groups = match continuous_groups(g, &mut sizes) {
+    let groups = match continuous_groups(g, &g.all_nodes(), &mut sizes) {
         Ok(groups) => groups,
         Err(e) => {
             report.add(Finding {

@@ -151,15 +151,21 @@ pub struct LayoutFacts {
 impl LayoutFacts {
     /// The facts of top graph `graph` (O(nodes)).
     pub fn new(g: &MemGraph, graph: GraphId, opts: LayoutOptions) -> LayoutFacts {
-        LayoutFacts::with(&RunFacts::new(g), g, graph, opts)
+        LayoutFacts::with(&RunFacts::new(g), g, graph, &g.all_nodes_of(graph), opts)
     }
 
     /// The facts of top graph `graph` from the whole-model facts of this run (O(nodes of
-    /// `graph`), so a dynamic root with many static subgraphs stays linear).
-    fn with(run: &RunFacts, g: &MemGraph, graph: GraphId, opts: LayoutOptions) -> LayoutFacts {
+    /// `graph`), so a dynamic root with many static subgraphs stays linear). `walk` =
+    /// `g.all_nodes_of(graph)`.
+    fn with(
+        run: &RunFacts,
+        g: &MemGraph,
+        graph: GraphId,
+        walk: &[NodeId],
+        opts: LayoutOptions,
+    ) -> LayoutFacts {
         let statics = &run.statics;
         let root_static = statics.is_static(ROOT);
-        let walk = g.all_nodes_of(graph);
         let wanted: HashSet<Sym> = walk
             .iter()
             .flat_map(|&n| g.node(n).outputs.iter().filter_map(|o| o.ref_var_src))
@@ -167,7 +173,7 @@ impl LayoutFacts {
         let mut vars = HashMap::new();
         if !wanted.is_empty() {
             let names: HashMap<&str, Sym> = wanted.iter().map(|&s| (g.sym_str(s), s)).collect();
-            for &n in &walk {
+            for &n in walk {
                 if let Some(&s) = names.get(&*g.node(n).name) {
                     vars.entry(s).or_insert(n);
                 }
@@ -577,9 +583,10 @@ fn process(
     graph: GraphId,
     opts: LayoutOptions,
 ) -> Result<(), MemError> {
-    let symbols = Symbols::build(g, graph);
-    let facts = LayoutFacts::with(run, g, graph, opts);
-    plan.stats.nodes_visited += g.all_nodes_of(graph).len() as u64;
+    let walk = g.all_nodes_of(graph);
+    let symbols = Symbols::build_from_walk(g, graph, &walk);
+    let facts = LayoutFacts::with(run, g, graph, &walk, opts);
+    plan.stats.nodes_visited += walk.len() as u64;
     let mut anchors: Vec<Anchor> = Vec::new();
     for s in symbols.ge_order(g) {
         anchors.clear();

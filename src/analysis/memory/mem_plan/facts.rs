@@ -274,11 +274,15 @@ impl Group {
     }
 }
 
-/// The continuous groups of the model (see the module doc), in `GetAllNodes` order. A member
-/// of unknown size is an error at the node.
-pub fn continuous_groups(g: &MemGraph, sizes: &mut TensorSizes) -> Result<Vec<Group>, MemError> {
+/// The continuous groups of the model (see the module doc), in `GetAllNodes` order (`walk` =
+/// `g.all_nodes()`). A member of unknown size is an error at the node.
+pub fn continuous_groups(
+    g: &MemGraph,
+    walk: &[NodeId],
+    sizes: &mut TensorSizes,
+) -> Result<Vec<Group>, MemError> {
     let mut groups = Vec::new();
-    for n in g.all_nodes() {
+    for &n in walk {
         let s = g.node(n).sem;
         if s.continuous_input || s.nopad_continuous_input {
             groups.push(input_group(g, n, s.continuous_input, sizes)?);

@@ -109,9 +109,9 @@ impl MemPlan {
 /// that disagree about a symbol's place.
 /// A static tensor whose byte size does not fit in 64 bits cannot be planned; without this
 /// check it would silently count as dynamic (unplanned) memory.
-fn check_sizes_fit(g: &MemGraph) -> Result<(), MemError> {
+fn check_sizes_fit(g: &MemGraph, walk: &[NodeId]) -> Result<(), MemError> {
     let mut checked = crate::analysis::fast_hash::FastSet::default();
-    for n in g.all_nodes() {
+    for &n in walk {
         for (k, out) in g.node(n).outputs.iter().enumerate() {
             if !checked.insert(out.tensor) {
                 continue;
@@ -135,13 +135,16 @@ pub fn plan_memory(
     symbols: &Symbols,
     streams: &StreamInfo,
 ) -> Result<MemPlan, MemError> {
-    check_sizes_fit(g)?;
+    // One `GetAllNodes` walk for the checks that follow it (a walk is a cache miss per
+    // subgraph: ~60 ms on a million nodes in 160k subgraphs).
+    let walk = g.all_nodes();
+    check_sizes_fit(g, &walk)?;
     let timeline = Timeline::new(g);
     let order = Order::new(g, &timeline, streams)?;
     let mut sizes = TensorSizes::new();
     let deltas = anchor_deltas(g);
     let mut facts = SymbolFacts::new(g, symbols, &timeline, &mut sizes, &deltas);
-    let groups = continuous_groups(g, &mut sizes)?;
+    let groups = continuous_groups(g, &walk, &mut sizes)?;
     let mut clusters = Clusters::new(&facts);
     let mut promoted = 0;
     for group in &groups {
