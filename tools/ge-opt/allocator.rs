@@ -20,3 +20,26 @@ pub fn apply_defaults() {
     // pointers and may run at any time.
     unsafe { ge_mimalloc_defaults() }
 }
+
+#[cfg(test)]
+mod tests {
+    /// This process's `THP_enabled` (listed in /proc/self/status since Linux 6.6).
+    fn thp_enabled() -> Option<String> {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("THP_enabled:"))
+            .map(|value| value.trim().to_owned())
+    }
+
+    /// The prctl is what turns huge pages off for the arenas mimalloc mapped before `main`;
+    /// the option alone would not.
+    #[test]
+    fn the_defaults_turn_transparent_huge_pages_off_for_the_process() {
+        if std::env::var_os("MIMALLOC_ALLOW_THP").is_some() || thp_enabled().is_none() {
+            return; // the user's setting wins, or the kernel does not report it
+        }
+        super::apply_defaults();
+        assert_eq!(thp_enabled().as_deref(), Some("0"));
+    }
+}
