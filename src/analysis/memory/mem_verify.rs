@@ -92,7 +92,8 @@ pub fn verify_plan(
     let timeline = Timeline::new(g);
     let order = Order::new(g, &timeline, streams)?;
     let mut sizes = TensorSizes::new();
-    let deltas = anchor_deltas(g);
+    let walk = g.all_nodes();
+    let deltas = anchor_deltas(g, &walk);
     let facts = SymbolFacts::new(g, symbols, &timeline, &mut sizes, &deltas);
     let mut report = Report::default();
     if !coverage(g, view, &mut report) {
@@ -147,7 +148,7 @@ pub fn verify_plan(
         }
     }
 
-    let groups = match continuous_groups(g, &g.all_nodes(), &mut sizes) {
+    let groups = match continuous_groups(g, &walk, &mut sizes) {
         Ok(groups) => groups,
         Err(e) => {
             report.add(Finding {

@@ -197,7 +197,8 @@ pub fn outputs_over_input0(g: &MemGraph, n: NodeId) -> bool {
 
 /// Displacements of anchors inside their symbol's memory (see the module doc); only
 /// non-zero ones are listed. O(nodes) when no node lays its outputs over its input.
-pub fn anchor_deltas(g: &MemGraph) -> HashMap<Anchor, i64> {
+/// `walk` = `g.all_nodes()`.
+pub fn anchor_deltas(g: &MemGraph, walk: &[NodeId]) -> HashMap<Anchor, i64> {
     let mut d: HashMap<Anchor, i64> = HashMap::default();
     let any = (0..g.nodes.len())
         .map(|i| NodeId(i as u32))
@@ -205,7 +206,7 @@ pub fn anchor_deltas(g: &MemGraph) -> HashMap<Anchor, i64> {
     if !any {
         return d;
     }
-    for n in g.all_nodes() {
+    for &n in walk {
         let node = g.node(n);
         for (i, input) in node.inputs.iter().enumerate() {
             let from = match input.src {

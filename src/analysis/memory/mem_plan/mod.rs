@@ -103,10 +103,6 @@ impl MemPlan {
     }
 }
 
-/// The static memory plan of `g` (see the module doc). `symbols` must be the root-scope
-/// table of `g` (`Symbols::build(g, ROOT)`), built after any in-place merges. Errors: a
-/// cycle, a continuous group with a constant, variable or unknown-size member, two groups
-/// that disagree about a symbol's place.
 /// A static tensor whose byte size does not fit in 64 bits cannot be planned; without this
 /// check it would silently count as dynamic (unplanned) memory.
 fn check_sizes_fit(g: &MemGraph, walk: &[NodeId]) -> Result<(), MemError> {
@@ -130,6 +126,10 @@ fn check_sizes_fit(g: &MemGraph, walk: &[NodeId]) -> Result<(), MemError> {
     Ok(())
 }
 
+/// The static memory plan of `g` (see the module doc). `symbols` must be the root-scope
+/// table of `g` (`Symbols::build(g, ROOT)`), built after any in-place merges. Errors: a
+/// cycle, a continuous group with a constant, variable or unknown-size member, two groups
+/// that disagree about a symbol's place.
 pub fn plan_memory(
     g: &MemGraph,
     symbols: &Symbols,
@@ -142,7 +142,7 @@ pub fn plan_memory(
     let timeline = Timeline::new(g);
     let order = Order::new(g, &timeline, streams)?;
     let mut sizes = TensorSizes::new();
-    let deltas = anchor_deltas(g);
+    let deltas = anchor_deltas(g, &walk);
     let mut facts = SymbolFacts::new(g, symbols, &timeline, &mut sizes, &deltas);
     let groups = continuous_groups(g, &walk, &mut sizes)?;
     let mut clusters = Clusters::new(&facts);
