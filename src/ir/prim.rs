@@ -125,6 +125,8 @@ pub(crate) fn set_attribute<'c>(op: OperationRef<'c, '_>, name: &str, attribute:
 }
 
 extern "C" {
+    /// `src/ir/capi_ext.cpp`: prefetches an op (stage 0) or its attributes (stage 1).
+    fn geOperationPrefetch(op: mlir_sys::MlirOperation, stage: i32);
     /// `src/ir/capi_ext.cpp`: sets (adds or replaces) several attributes at once.
     fn geOperationSetAttributes(
         op: mlir_sys::MlirOperation,
@@ -167,6 +169,13 @@ pub(crate) fn set_attributes<'c>(
     // SAFETY: `op`, the names and the values are live objects of one context; the function
     // only reads the array during the call (see capi_ext.cpp).
     unsafe { geOperationSetAttributes(op.to_raw(), array.len() as isize, array.as_ptr()) }
+}
+
+/// Asks the CPU to load `op` (`attributes` false) or its attribute dictionary (true; `op`
+/// should have been prefetched a while before) ahead of a [`set_attributes`] on it.
+pub(crate) fn prefetch_op(op: OperationRef, attributes: bool) {
+    // SAFETY: `op` is live; the function only reads the op and its dictionary.
+    unsafe { geOperationPrefetch(op.to_raw(), i32::from(attributes)) }
 }
 
 /// Removes attribute `name` of `op`; returns whether it was there.

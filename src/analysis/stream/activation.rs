@@ -105,7 +105,7 @@ impl Activation {
             a.active_streams.insert(id, streams);
             a.active_labels.insert(id, list.clone());
         }
-        for g in sg.graph_order().into_iter().skip(1) {
+        for &g in sg.graph_order().iter().skip(1) {
             let mut streams = BTreeSet::new();
             let mut first = None;
             for &id in &sg.graph(g).nodes {
@@ -242,57 +242,67 @@ impl Activation {
         syncs: &mut SyncTable,
         phase: u8,
     ) -> Result<(), StreamError> {
+        // GE walks every node for the last one of each stream first; only the first
+        // loop-active node without its own labels uses that, so find it first (most graphs
+        // have none, and the walk then costs one pass over the nodes).
+        let Some(id) = order.iter().copied().find(|&id| {
+            sg.node(id).attrs().is_loop_active
+                && self.active_labels.get(&id).is_none_or(|l| l.is_empty())
+        }) else {
+            return Ok(());
+        };
         let loop_streams: Vec<StreamId> = (0..stream_num)
             .filter(|s| !self.specific_streams.contains(s))
             .collect();
-        let loop_set: BTreeSet<StreamId> = loop_streams.iter().copied().collect();
-        let mut last: BTreeMap<StreamId, NodeId> = BTreeMap::new();
-        let mut has_switch = BTreeSet::new();
-        for &id in order {
-            let s = stream[id];
-            if loop_set.contains(&s) {
-                last.insert(s, id);
-                if sg.node(id).is(NodeKind::STREAM_SWITCH) {
-                    has_switch.insert(s);
-                }
+        // Per stream id (dense: ids are 0..stream_num): in the loop set, its last node in
+        // `order`, and whether a StreamSwitch is on it.
+        let streams = usize::try_from(stream_num).unwrap_or(0);
+        let mut in_loop = vec![false; streams];
+        for &s in &loop_streams {
+            in_loop[s as usize] = true;
+        }
+        let mut last: Vec<Option<NodeId>> = vec![None; streams];
+        let mut has_switch = vec![false; streams];
+        for &n in order {
+            let Some(si) = usize::try_from(stream[n])
+                .ok()
+                .filter(|&si| si < streams && in_loop[si])
+            else {
+                continue;
+            };
+            last[si] = Some(n);
+            if sg.node(n).is(NodeKind::STREAM_SWITCH) {
+                has_switch[si] = true;
             }
         }
-        for &id in order {
-            let node = sg.node(id);
-            if !node.attrs().is_loop_active {
+        let node = sg.node(id);
+        let pre_switch = find_switch_before(sg, id);
+        self.active_streams.insert(id, loop_streams);
+        for (si, last_node) in last.iter().enumerate() {
+            let Some(last_node) = *last_node else {
+                continue;
+            };
+            if split_streams.is_some_and(|split| si < split.len() && split[si].is_empty()) {
                 continue;
             }
-            if !self.active_labels.get(&id).is_none_or(|l| l.is_empty()) {
+            if has_switch[si] || sg.graph(sg.node(last_node).graph).parent.is_some() {
                 continue;
             }
-            let pre_switch = find_switch_before(sg, id);
-            self.active_streams.insert(id, loop_streams.clone());
-            for (&s, &last_node) in &last {
-                if let Some(split) = split_streams {
-                    if (s as usize) < split.len() && split[s as usize].is_empty() {
-                        continue;
-                    }
-                }
-                if has_switch.contains(&s) || sg.graph(sg.node(last_node).graph).parent.is_some() {
-                    continue;
-                }
-                let Some(sw) = pre_switch else {
-                    return Err(act_err(
-                        &node.name,
-                        "no StreamSwitch within two control hops before the loop-active node",
-                    ));
-                };
-                syncs.add(
-                    SyncKind::Event,
-                    last_node,
-                    sw,
-                    Side::Main,
-                    Side::Main,
-                    EventOrigin::LoopBack,
-                    phase,
-                );
-            }
-            break;
+            let Some(sw) = pre_switch else {
+                return Err(act_err(
+                    &node.name,
+                    "no StreamSwitch within two control hops before the loop-active node",
+                ));
+            };
+            syncs.add(
+                SyncKind::Event,
+                last_node,
+                sw,
+                Side::Main,
+                Side::Main,
+                EventOrigin::LoopBack,
+                phase,
+            );
         }
         Ok(())
     }

@@ -449,7 +449,7 @@ pub fn insert_sync(
             )?;
         }
     }
-    for g in ctx.sg.graph_order().into_iter().skip(1) {
+    for &g in ctx.sg.graph_order().iter().skip(1) {
         let Some(parent) = ctx.sg.graph(g).parent else {
             continue;
         };

@@ -261,7 +261,7 @@ pub fn assign_logical(
     let n = sg.nodes().len();
     let order = sg.all_nodes();
     if opts.dynamic_shape {
-        return assign_dynamic(sg, engines, opts, labels, &order);
+        return assign_dynamic(sg, engines, opts, labels, order);
     }
     if opts.single_stream {
         if let Some(mode) = &opts.auto_multistream_mode {
@@ -293,7 +293,7 @@ pub fn assign_logical(
         next_stream: 0,
         subgraph_infos: Vec::new(),
     };
-    for g in sg.graph_order() {
+    for &g in sg.graph_order() {
         let default_stream = match sg.graph(g).parent {
             None => INVALID_STREAM,
             Some(p) => st.stream[p],
@@ -1020,7 +1020,7 @@ fn assign_attached(
     let mut attached = vec![Vec::new(); sg.nodes().len()];
     let mut infos = Vec::new();
     let mut next = main_stream_num;
-    for g in sg.graph_order() {
+    for &g in sg.graph_order() {
         let mut groups: BTreeMap<&str, BTreeMap<String, Vec<NodeId>>> = BTreeMap::new();
         for &n in &sg.graph(g).nodes {
             let a = &sg.node(n).attrs();

@@ -123,10 +123,10 @@ pub fn allocate(
     for (i, &n) in order.iter().enumerate() {
         topo[n] = i;
     }
-    let ctx = Ctx::new(sg, &order, &topo, &logical.labels);
+    let ctx = Ctx::new(sg, order, &topo, &logical.labels);
     let mut stream = logical.stream.clone();
     let mut attached = logical.attached.clone();
-    let mut act = Activation::pre_process(sg, &order, &stream, &attached, &logical.labels);
+    let mut act = Activation::pre_process(sg, order, &stream, &attached, &logical.labels);
     let mut table = SyncTable::new(sg.nodes().len());
     let mut stats = EventStats::default();
     let kind = if opts.use_notify {
@@ -138,7 +138,7 @@ pub fn allocate(
     events::insert_sync(&ctx, &stream, &act, &mut table, &mut stats, kind)?;
     events::optimize(&ctx, &stream, &act, &mut table, &mut stats);
     stats.after_ge_rules = table.alive().count();
-    let redundant = clocks::redundant_syncs(&order, &stream, &table);
+    let redundant = clocks::redundant_syncs(order, &stream, &table);
     stats.minimal = stats.after_ge_rules - redundant.len();
     if opts.minimize_events {
         stats.removed_transitive = redundant.len();
@@ -163,9 +163,9 @@ pub fn allocate(
     events::insert_attached(&ctx, &attached, &mut table, &mut stats)?;
 
     let mut stream_num = logical.stream_num;
-    act.update_switch_nodes(sg, &order, &logical.labels, &mut stream_num, false)?;
+    act.update_switch_nodes(sg, order, &logical.labels, &mut stream_num, false)?;
     let before = table.recs.len();
-    act.set_for_loop(sg, &order, &stream, stream_num, None, &mut table, 0)?;
+    act.set_for_loop(sg, order, &stream, stream_num, None, &mut table, 0)?;
     stats.loop_events += table.recs.len() - before;
     events::cover_attached_by_netoutput(&ctx, &attached, &mut table, &mut stats);
 
@@ -183,7 +183,7 @@ pub fn allocate(
         let base = table.next_id(SyncKind::Event);
         let s = split::split_streams(
             sg,
-            &order,
+            order,
             &logical.labels,
             opts,
             logical.main_stream_num,
@@ -194,7 +194,7 @@ pub fn allocate(
             &mut act,
         )?;
         prune_implied_cuts(
-            &order,
+            order,
             &logical.stream,
             &mut table,
             before,
@@ -256,7 +256,7 @@ pub fn allocate(
         ));
     }
     let planned =
-        summary::plan_sync_nodes(sg, &order, &stream, &attached, &logical.attached, &table);
+        summary::plan_sync_nodes(sg, order, &stream, &attached, &logical.attached, &table);
     Ok(Allocation {
         root: sg.root_name().to_string(),
         logical,
@@ -372,7 +372,7 @@ pub fn check(sg: &StreamGraph, alloc: &Allocation, deps: &[(NodeId, NodeId)]) ->
         .collect();
     let deps = &deps[..];
     let mut problems = Vec::new();
-    for (u, v) in clocks::uncovered(&order, stream, &alloc.syncs, deps, false) {
+    for (u, v) in clocks::uncovered(order, stream, &alloc.syncs, deps, false) {
         problems.push(format!(
             "dependency {} -> {} (streams {} -> {}) is not covered",
             sg.node(u).name,
@@ -381,7 +381,7 @@ pub fn check(sg: &StreamGraph, alloc: &Allocation, deps: &[(NodeId, NodeId)]) ->
             stream[v]
         ));
     }
-    for i in clocks::redundant_syncs(&order, stream, &alloc.syncs) {
+    for i in clocks::redundant_syncs(order, stream, &alloc.syncs) {
         let r = &alloc.syncs.recs[i];
         problems.push(format!(
             "event {} from {} to {} is implied by the others",
@@ -413,7 +413,7 @@ pub fn check(sg: &StreamGraph, alloc: &Allocation, deps: &[(NodeId, NodeId)]) ->
             }
         })
         .collect();
-    for i in clocks::redundant_syncs_physical(&order, &physical, &alloc.syncs) {
+    for i in clocks::redundant_syncs_physical(order, &physical, &alloc.syncs) {
         let r = &alloc.syncs.recs[i];
         problems.push(format!(
             "event {} from {} to {} is implied by the others on the physical streams",
@@ -422,7 +422,7 @@ pub fn check(sg: &StreamGraph, alloc: &Allocation, deps: &[(NodeId, NodeId)]) ->
             sg.node(r.recv).name
         ));
     }
-    for (u, v) in clocks::uncovered(&order, &physical, &alloc.syncs, deps, true) {
+    for (u, v) in clocks::uncovered(order, &physical, &alloc.syncs, deps, true) {
         problems.push(format!(
             "dependency {} -> {} (physical streams {} -> {}) is not covered after the split",
             sg.node(u).name,

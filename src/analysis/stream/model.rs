@@ -13,7 +13,7 @@ use crate::analysis::interner::Interned;
 use smallvec::SmallVec;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Index of a node in [`StreamGraph::nodes`].
 pub type NodeId = usize;
@@ -297,6 +297,11 @@ pub struct StreamGraph {
     shared_attrs: Vec<Arc<NodeAttrs>>,
     /// The importer checked that names are unique per graph ([`Self::mark_names_unique`]).
     names_unique: bool,
+    /// [`Self::all_nodes`] and [`Self::graph_order`] of a graph with subgraphs, made on
+    /// first use (the passes ask for them a few times each; on a million-op graph each
+    /// walk reads every node) and dropped when a node or a subgraph is added.
+    all_nodes: OnceLock<Vec<NodeId>>,
+    graph_order: OnceLock<Vec<GraphId>>,
 }
 
 impl StreamGraph {
@@ -311,7 +316,15 @@ impl StreamGraph {
             nodes: Vec::new(),
             shared_attrs: Vec::new(),
             names_unique: false,
+            all_nodes: OnceLock::new(),
+            graph_order: OnceLock::new(),
         }
+    }
+
+    /// Forgets the cached orders: the graph structure changed.
+    fn structure_changed(&mut self) {
+        self.all_nodes.take();
+        self.graph_order.take();
     }
 
     /// Records that the importer has checked that node names are unique per graph, so
@@ -334,6 +347,7 @@ impl StreamGraph {
             nodes: Vec::new(),
         });
         self.nodes[parent].subgraphs.push(id);
+        self.structure_changed();
         id
     }
 
@@ -363,6 +377,7 @@ impl StreamGraph {
     ) -> NodeId {
         let id = self.nodes.len();
         self.names_unique = false;
+        self.structure_changed();
         self.nodes.push(Node {
             name: name.into(),
             ty: ty.into(),
@@ -492,21 +507,27 @@ impl StreamGraph {
 
     /// All nodes in GE's `GetAllNodes` order: each graph's nodes in order, a node's
     /// subgraphs' nodes right after it. The position is the node's global topological id.
-    pub fn all_nodes(&self) -> Vec<NodeId> {
-        let mut out = Vec::with_capacity(self.nodes.len());
-        // Explicit stack of (graph, next index) so deep nesting cannot overflow.
-        let mut stack: Vec<(GraphId, usize)> = vec![(0, 0)];
-        while let Some((g, i)) = stack.pop() {
-            let Some(&n) = self.graphs[g].nodes.get(i) else {
-                continue;
-            };
-            out.push(n);
-            stack.push((g, i + 1));
-            for &sg in self.nodes[n].subgraphs.iter().rev() {
-                stack.push((sg, 0));
-            }
+    pub fn all_nodes(&self) -> &[NodeId] {
+        if self.graphs.len() == 1 {
+            // No node owns a subgraph: the root's own order.
+            return &self.graphs[0].nodes;
         }
-        out
+        self.all_nodes.get_or_init(|| {
+            let mut out = Vec::with_capacity(self.nodes.len());
+            // Explicit stack of (graph, next index) so deep nesting cannot overflow.
+            let mut stack: Vec<(GraphId, usize)> = vec![(0, 0)];
+            while let Some((g, i)) = stack.pop() {
+                let Some(&n) = self.graphs[g].nodes.get(i) else {
+                    continue;
+                };
+                out.push(n);
+                stack.push((g, i + 1));
+                for &sg in self.nodes[n].subgraphs.iter().rev() {
+                    stack.push((sg, 0));
+                }
+            }
+            out
+        })
     }
 
     /// The root, then every subgraph in GE's `GetAllSubgraphs` order. GE's topological sort
@@ -516,20 +537,25 @@ impl StreamGraph {
     /// are walked first, as in [`Self::all_nodes`]). For `b(If: then T, else E)` whose `T`
     /// holds a call with subgraph `P`, followed by `c(While: cond C, body B)`, that is
     /// `E, T, P, B, C`. A graph always comes after the graph of its parent node.
-    pub fn graph_order(&self) -> Vec<GraphId> {
-        let mut out = Vec::with_capacity(self.graphs.len());
-        out.push(0);
-        let mut candidates: std::collections::VecDeque<NodeId> =
-            self.graphs[0].nodes.iter().copied().collect();
-        while let Some(n) = candidates.pop_front() {
-            for &g in self.nodes[n].subgraphs.iter().rev() {
-                out.push(g);
-                for &m in self.graphs[g].nodes.iter().rev() {
-                    candidates.push_front(m);
+    pub fn graph_order(&self) -> &[GraphId] {
+        if self.graphs.len() == 1 {
+            return &[0];
+        }
+        self.graph_order.get_or_init(|| {
+            let mut out = Vec::with_capacity(self.graphs.len());
+            out.push(0);
+            let mut candidates: std::collections::VecDeque<NodeId> =
+                self.graphs[0].nodes.iter().copied().collect();
+            while let Some(n) = candidates.pop_front() {
+                for &g in self.nodes[n].subgraphs.iter().rev() {
+                    out.push(g);
+                    for &m in self.graphs[g].nodes.iter().rev() {
+                        candidates.push_front(m);
+                    }
                 }
             }
-        }
-        out
+            out
+        })
     }
 
     /// Checks what the allocation relies on: edges stay inside one graph and point forward

@@ -416,7 +416,7 @@ impl Allocation {
     pub fn to_dot(&self, sg: &StreamGraph) -> String {
         let order = sg.all_nodes();
         let mut per_stream: BTreeMap<StreamId, Vec<NodeId>> = BTreeMap::new();
-        for &n in &order {
+        for &n in order {
             if self.logical.stream[n] != INVALID_STREAM {
                 per_stream.entry(self.stream[n]).or_default().push(n);
             }

@@ -93,15 +93,35 @@ impl<'c> AttrBatch<'c> {
         // Stages append in node order, so this is a merge of a few sorted runs; stable, so
         // the last write of a name on a node stays last.
         self.pending.sort_by_key(|&(n, _, _)| n);
-        let mut entries: Vec<(Identifier<'c>, Attribute<'c>)> = Vec::new();
-        let mut i = 0;
-        while i < self.pending.len() {
-            let n = self.pending[i].0;
-            entries.clear();
-            while i < self.pending.len() && self.pending[i].0 == n {
-                entries.push((self.pending[i].1, self.pending[i].2));
-                i += 1;
+        // Where each node's run of writes starts, so the walk can prefetch the ops (and
+        // their dictionaries) of the nodes a few runs ahead (see [`ops::prefetch_ahead`]).
+        let mut starts: Vec<u32> = Vec::new();
+        for (i, entry) in self.pending.iter().enumerate() {
+            if i == 0 || self.pending[i - 1].0 != entry.0 {
+                starts.push(i as u32);
             }
+        }
+        let pending = &self.pending;
+        let op_of_run = |r: usize| {
+            let &start = starts.get(r)?;
+            model.op(NodeId(pending[start as usize].0))
+        };
+        let mut entries: Vec<(Identifier<'c>, Attribute<'c>)> = Vec::new();
+        for (r, &start) in starts.iter().enumerate() {
+            if let Some(op) = op_of_run(r + ops::PREFETCH_OP_AHEAD) {
+                ops::prefetch_op(op);
+            }
+            if let Some(op) = op_of_run(r + ops::PREFETCH_ATTRS_AHEAD) {
+                ops::prefetch_attrs(op);
+            }
+            let n = pending[start as usize].0;
+            entries.clear();
+            entries.extend(
+                pending[start as usize..]
+                    .iter()
+                    .take_while(|e| e.0 == n)
+                    .map(|&(_, name, value)| (name, value)),
+            );
             if let Some(op) = model.op(NodeId(n)) {
                 ops::set_attrs(rw, op, &entries);
             }

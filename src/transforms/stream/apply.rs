@@ -34,8 +34,8 @@ use crate::{
         ops::{
             array_attr_value, attr_name, bool_attr_value, build_op_with_ctrl_type, ctrl_operands,
             ctrl_result, ctrl_type, data_operands, dict_with, i64_attr_value, int_list_attr,
-            set_attr, set_attrs, set_operands, str_attr_value, str_list_attr, OpTemplate,
-            NAME_ATTR,
+            prefetch_ahead, set_attr, set_attrs, set_operands, str_attr_value, str_list_attr,
+            OpTemplate, NAME_ATTR,
         },
         IrError, IrRewriter,
     },
@@ -145,6 +145,7 @@ pub fn apply<'c, 'a>(
     let names = AttrNames::new(context);
     let mut entries: Vec<(Identifier, Attribute)> = Vec::with_capacity(8);
     for (n, &op) in model.ops.iter().enumerate() {
+        prefetch_ahead(&model.ops, n);
         if model.net_output[n] {
             continue;
         }

@@ -553,6 +553,26 @@ fn invalid_view_is_rejected() {
     assert!(e.message.contains("duplicate"), "{e}");
 }
 
+/// The view keeps `all_nodes` and `graph_order` once asked; adding a node or a subgraph
+/// afterwards must show in both (a stale order would drop the new nodes from every pass).
+#[test]
+fn orders_follow_nodes_and_subgraphs_added_after_a_first_query() {
+    let mut sg = StreamGraph::new("g");
+    let a = sg.add_node(0, "a", "If", "DNN_VM_RTS");
+    assert_eq!(sg.all_nodes(), [a]);
+    assert_eq!(sg.graph_order(), [0]);
+    let t = sg.add_subgraph("T", a);
+    let inner = sg.add_node(t, "inner", "Relu", "AIcoreEngine");
+    assert_eq!(sg.all_nodes(), [a, inner]);
+    assert_eq!(sg.graph_order(), [0, t]);
+    let b = sg.add_node(0, "b", "Relu", "AIcoreEngine");
+    assert_eq!(sg.all_nodes(), [a, inner, b]);
+    let e = sg.add_subgraph("E", a);
+    let other = sg.add_node(e, "other", "Relu", "AIcoreEngine");
+    assert_eq!(sg.all_nodes(), [a, inner, other, b]);
+    assert_eq!(sg.graph_order(), [0, e, t]);
+}
+
 /// C.2: graphs are assigned in GE's `GetAllSubgraphs` order, the order GE's topological
 /// sort leaves: `AllGraphNodes` discovers a node's subgraphs in reverse instance order and
 /// walks the first one's nodes first. `b(If: then T, else E)` with a call in `T` owning
@@ -572,8 +592,8 @@ fn subgraphs_in_get_all_subgraphs_order_c2() {
     let bb = b.sg.add_subgraph("B", c);
     let names: Vec<&str> =
         b.sg.graph_order()
-            .into_iter()
-            .map(|g| b.sg.graph(g).name.as_str())
+            .iter()
+            .map(|&g| b.sg.graph(g).name.as_str())
             .collect();
     assert_eq!(names, ["g", "E", "T", "P", "B", "C"]);
     assert_eq!(b.sg.graph_order(), [0, e, t, p, bb, cc]);

@@ -195,7 +195,7 @@ fn random_graphs_are_covered_minimal_and_deterministic() {
         let rg = allocate(&sg, &EngineTable::ge_default(), &ge).unwrap();
         let order = sg.all_nodes();
         assert!(
-            clocks::uncovered(&order, &rg.logical.stream, &rg.syncs, &deps, false).is_empty(),
+            clocks::uncovered(order, &rg.logical.stream, &rg.syncs, &deps, false).is_empty(),
             "seed {seed}: GE's events do not cover"
         );
         assert_eq!(rg.stats.minimal, r.stats.minimal);
