@@ -166,7 +166,7 @@ impl InplacePlan {
 
 /// Decides in-place reuse on `g` (see the module doc). `opts` are the layout pass's options
 /// (they change what the checkers decide).
-pub fn plan_inplace(g: &MemGraph, opts: LayoutOptions) -> Result<InplacePlan, MemError> {
+pub fn plan_inplace(g: &mut MemGraph, opts: LayoutOptions) -> Result<InplacePlan, MemError> {
     let symbols = Symbols::build(g, ROOT);
     let cap = symbols.iter().map(|s| s.0 as usize + 1).max().unwrap_or(0);
     let nodes = g.all_nodes();
@@ -251,11 +251,19 @@ pub fn plan_inplace(g: &MemGraph, opts: LayoutOptions) -> Result<InplacePlan, Me
     }
     // GE MergeSymbolTable: record the reuses, then the control-flow subgraph check.
     if plan.accepted().next().is_some() && in_control_flow(g, &plan) {
-        let mut tentative = g.clone();
-        for (n, o, i) in plan.accepted().collect::<Vec<_>>() {
-            tentative.node_mut(n).outputs[o as usize].reuse_input = Some(i);
+        // The reuses are recorded on the model for the check and taken back after it (a
+        // copy of a million-node model cost more than the rest of the pass).
+        g.normalize();
+        let accepted: Vec<(NodeId, u32, u32)> = plan.accepted().collect();
+        let before: Vec<Option<u32>> = accepted
+            .iter()
+            .map(|&(n, o, i)| g.node_mut(n).outputs[o as usize].reuse_input.replace(i))
+            .collect();
+        let conflict = ctrl_node_subgraph_has_conflict(g, ROOT);
+        for (&(n, o, _), old) in accepted.iter().zip(before) {
+            g.node_mut(n).outputs[o as usize].reuse_input = old;
         }
-        if ctrl_node_subgraph_has_conflict(tentative, ROOT)? {
+        if conflict? {
             for d in &mut plan.decisions {
                 if d.verdict.is_ok() {
                     d.verdict = Err(Rejection::CtrlSubgraphConflict);

@@ -123,7 +123,7 @@ impl MemInplace {
         model: &mut IrModel<'c, '_>,
         batch: &mut AttrBatch<'c>,
     ) -> Result<(), PassFailed> {
-        let plan = plan_inplace(&model.graph, self.layout).map_err(|e| {
+        let plan = plan_inplace(&mut model.graph, self.layout).map_err(|e| {
             emit_error(
                 model.location(e.node),
                 &format!("{}: {}", self.flag, e.message),

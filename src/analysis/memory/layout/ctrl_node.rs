@@ -35,22 +35,75 @@ pub(super) fn solve(
         if g.node(n).removed {
             continue;
         }
-        match g.node(n).ty.as_str() {
-            "If" | "StatelessIf" => {
-                let subs = g.node(n).subgraphs.clone();
-                if subs.len() < 2 {
-                    return Err(MemError::at(g, n, "an If needs a then and an else branch"));
-                }
-                branch(g, plan, namer, n, subs[0])?;
-                branch(g, plan, namer, n, subs[1])?;
+        for sub in branches(g, n)? {
+            branch(g, plan, namer, n, sub)?;
+        }
+        if is_while(g, n) {
+            while_body(g, plan, namer, n)?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether [`solve`] would insert anything in top graph `graph` (`g` normalized). Read
+/// only: up to its first insertion `solve` reads the graph as it is, so the first rule that
+/// would fire here is the one that fires there.
+pub(super) fn would_insert(g: &MemGraph, graph: GraphId) -> Result<bool, MemError> {
+    for n in g.all_nodes_of(graph) {
+        if g.node(n).removed {
+            continue;
+        }
+        for sub in branches(g, n)? {
+            let isolate = branch_isolates(g, sub);
+            if !isolate.is_empty() {
+                check_connected(g, isolate.iter().map(|(c, _)| *c))?;
+                return Ok(true);
             }
-            "Case" | "StatelessCase" => {
-                for sg in g.node(n).subgraphs.clone() {
-                    branch(g, plan, namer, n, sg)?;
-                }
+        }
+        if is_while(g, n) {
+            let body = while_parts(g, n)?;
+            let outputs = output_anchors(g, &body)?;
+            if !outputs.is_empty() {
+                check_connected(g, outputs.iter().copied())?;
+                return Ok(true);
             }
-            "While" | "StatelessWhile" => while_body(g, plan, namer, n)?,
-            _ => {}
+            if !body.changed.is_empty() {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// The branches CtrlNodeConflict checks on node `n`: an If's then and else, every branch of
+/// a Case, none otherwise.
+fn branches(g: &MemGraph, n: NodeId) -> Result<Vec<GraphId>, MemError> {
+    match g.node(n).ty.as_str() {
+        "If" | "StatelessIf" => {
+            let subs = &g.node(n).subgraphs;
+            if subs.len() < 2 {
+                return Err(MemError::at(g, n, "an If needs a then and an else branch"));
+            }
+            Ok(subs[..2].to_vec())
+        }
+        "Case" | "StatelessCase" => Ok(g.node(n).subgraphs.to_vec()),
+        _ => Ok(Vec::new()),
+    }
+}
+
+fn is_while(g: &MemGraph, n: NodeId) -> bool {
+    matches!(g.node(n).ty.as_str(), "While" | "StatelessWhile")
+}
+
+/// The error [`insert_multi`] gives for an anchor whose input is not connected.
+fn check_connected(g: &MemGraph, anchors: impl Iterator<Item = InPort>) -> Result<(), MemError> {
+    for c in anchors {
+        if g.src(c.node, c.index).is_none() {
+            return Err(MemError::at(
+                g,
+                c.node,
+                format!("input {} is not connected", c.index),
+            ));
         }
     }
     Ok(())
@@ -65,8 +118,29 @@ fn branch(
     sub: GraphId,
 ) -> Result<(), MemError> {
     g.normalize();
-    let Some(no) = g.graph(sub).net_output else {
+    let isolate = branch_isolates(g, sub);
+    if isolate.is_empty() {
         return Ok(());
+    }
+    let what: Vec<String> = isolate
+        .iter()
+        .map(|(c, why)| format!("{} {why}", anchor_text(g, Anchor::In(*c))))
+        .collect();
+    let reason = format!(
+        "{} %{} branch @{}: {} (CtrlNodeConflict)",
+        g.node(parent).ty,
+        g.node(parent).name,
+        g.graph(sub).name,
+        what.join("; ")
+    );
+    let anchors: Vec<InPort> = isolate.into_iter().map(|(c, _)| c).collect();
+    insert_multi(g, plan, namer, sub, &anchors, reason)
+}
+
+/// The NetOutput inputs of branch `sub` CtrlNodeConflict isolates, each with the reason.
+fn branch_isolates(g: &MemGraph, sub: GraphId) -> Vec<(InPort, &'static str)> {
+    let Some(no) = g.graph(sub).net_output else {
+        return Vec::new();
     };
     let symbols = Symbols::build(g, sub);
     let mut from_source: HashMap<SymbolId, bool> = HashMap::new();
@@ -86,22 +160,7 @@ fn branch(
             isolate.push((c, "shares its memory with an earlier output"));
         }
     }
-    if isolate.is_empty() {
-        return Ok(());
-    }
-    let what: Vec<String> = isolate
-        .iter()
-        .map(|(c, why)| format!("{} {why}", anchor_text(g, Anchor::In(*c))))
-        .collect();
-    let reason = format!(
-        "{} %{} branch @{}: {} (CtrlNodeConflict)",
-        g.node(parent).ty,
-        g.node(parent).name,
-        g.graph(sub).name,
-        what.join("; ")
-    );
-    let anchors: Vec<InPort> = isolate.into_iter().map(|(c, _)| c).collect();
-    insert_multi(g, plan, namer, sub, &anchors, reason)
+    isolate
 }
 
 /// Whether a symbol of a branch holds an output GE will not let a branch return directly.
@@ -117,21 +176,24 @@ fn symbol_from_source(g: &MemGraph, symbols: &Symbols, s: SymbolId, sub: GraphId
     })
 }
 
-/// GE `SolveWhileConflict` for one While.
-fn while_body(
-    g: &mut MemGraph,
-    plan: &mut Plan,
-    namer: &mut Namer,
+/// What CtrlNodeConflict reads of a While's body (GE `GetWhileBodyDataToNetoutputNodes`).
+struct WhileParts {
     w: NodeId,
-) -> Result<(), MemError> {
-    g.normalize();
+    body: GraphId,
+    net_output: NodeId,
+    /// Datas whose only consumer is the NetOutput at another parent index.
+    changed: Vec<NodeId>,
+    /// NetOutput inputs fed straight by the Data of the same parent index.
+    bypass: HashSet<u32>,
+}
+
+fn while_parts(g: &MemGraph, w: NodeId) -> Result<WhileParts, MemError> {
     let Some(&body) = g.node(w).subgraphs.get(1) else {
         return Err(MemError::at(g, w, "a While needs a body subgraph"));
     };
     let Some(no) = g.graph(body).net_output else {
         return Err(MemError::at(g, w, "the While body has no NetOutput"));
     };
-    // GE GetWhileBodyDataToNetoutputNodes.
     let mut changed = Vec::new();
     let mut bypass = HashSet::new();
     for &d in &g.graph(body).order {
@@ -153,23 +215,50 @@ fn while_body(
             bypass.insert(c.index);
         }
     }
-    if need_output_identity(g, w, body, no)? {
-        let anchors: Vec<InPort> = (0..g.node(no).inputs.len() as u32)
-            .filter(|j| !bypass.contains(j))
-            .map(|j| InPort { node: no, index: j })
-            .filter(|&c| !skip_insert_in(g, c))
-            .collect();
-        if !anchors.is_empty() {
-            let reason = format!(
-                "While %{} body @{}: its outputs get their own memory so the next iteration's \
-                 inputs are not overwritten (CtrlNodeConflict)",
-                g.node(w).name,
-                g.graph(body).name
-            );
-            insert_multi(g, plan, namer, body, &anchors, reason)?;
-        }
+    Ok(WhileParts {
+        w,
+        body,
+        net_output: no,
+        changed,
+        bypass,
+    })
+}
+
+/// The body outputs that get their own Identity (none when the body needs none).
+fn output_anchors(g: &MemGraph, parts: &WhileParts) -> Result<Vec<InPort>, MemError> {
+    let no = parts.net_output;
+    if !need_output_identity(g, parts.w, parts.body, no)? {
+        return Ok(Vec::new());
+    }
+    Ok((0..g.node(no).inputs.len() as u32)
+        .filter(|j| !parts.bypass.contains(j))
+        .map(|j| InPort { node: no, index: j })
+        .filter(|&c| !skip_insert_in(g, c))
+        .collect())
+}
+
+/// GE `SolveWhileConflict` for one While.
+fn while_body(
+    g: &mut MemGraph,
+    plan: &mut Plan,
+    namer: &mut Namer,
+    w: NodeId,
+) -> Result<(), MemError> {
+    g.normalize();
+    let parts = while_parts(g, w)?;
+    let body = parts.body;
+    let anchors = output_anchors(g, &parts)?;
+    if !anchors.is_empty() {
+        let reason = format!(
+            "While %{} body @{}: its outputs get their own memory so the next iteration's \
+             inputs are not overwritten (CtrlNodeConflict)",
+            g.node(w).name,
+            g.graph(body).name
+        );
+        insert_multi(g, plan, namer, body, &anchors, reason)?;
     }
     // GE InsertInputIdentity: the changed Datas' (current) consumers.
+    let changed = parts.changed;
     let anchors: Vec<InPort> = changed
         .iter()
         .filter_map(|&d| g.consumers(d, 0).first().copied())

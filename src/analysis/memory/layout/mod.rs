@@ -654,11 +654,10 @@ fn solve(
     Ok(())
 }
 
-/// GE `MemLayoutConflictUtil::IsCtrlNodeSubgraphExistMemConflictSymbol`: whether
-/// CtrlNodeConflict would isolate anything in top graph `graph`. A dry run on `copy`, a
-/// copy of the model the caller made and gives up (in-place reuse asks it once, on the copy
-/// where it tentatively recorded its reuses; see [`crate::analysis::memory::inplace`]).
-pub fn ctrl_node_subgraph_has_conflict(
+/// GE's own way to answer [`ctrl_node_subgraph_has_conflict`]: run the rules on a copy and
+/// look for an insertion. The oracle of the read-only answer's tests.
+#[cfg(test)]
+pub(crate) fn ctrl_node_rules_insert_on_copy(
     mut copy: MemGraph,
     graph: GraphId,
 ) -> Result<bool, MemError> {
@@ -667,4 +666,14 @@ pub fn ctrl_node_subgraph_has_conflict(
     let mut namer = Namer { next: 0 };
     ctrl_node::solve(&mut copy, &mut plan, &mut namer, graph)?;
     Ok(!plan.steps.is_empty())
+}
+
+/// GE `MemLayoutConflictUtil::IsCtrlNodeSubgraphExistMemConflictSymbol`: whether
+/// CtrlNodeConflict would isolate anything in top graph `graph` of `g` (normalized). GE
+/// runs the rules on a copy of the graph and looks for an insertion; reading the graph
+/// for the first rule that would fire gives the same answer without the copy (in-place
+/// reuse asks it once, with its reuses tentatively recorded on the model; see
+/// [`crate::analysis::memory::inplace`]).
+pub fn ctrl_node_subgraph_has_conflict(g: &MemGraph, graph: GraphId) -> Result<bool, MemError> {
+    ctrl_node::would_insert(g, graph)
 }

@@ -35,8 +35,8 @@ fn two_outputs_one_input() -> (MemGraph, NodeId) {
 
 #[test]
 fn an_input_is_reused_by_one_output_only() {
-    let (g, n) = two_outputs_one_input();
-    let plan = plan_inplace(&g, LayoutOptions::default()).unwrap();
+    let (mut g, n) = two_outputs_one_input();
+    let plan = plan_inplace(&mut g, LayoutOptions::default()).unwrap();
     assert_eq!(plan.candidates, 2);
     let verdicts: Vec<_> = plan.decisions.iter().map(|d| d.verdict.clone()).collect();
     assert_eq!(verdicts, [Ok(()), Err(Rejection::InputTaken)]);
@@ -48,7 +48,7 @@ fn an_accepted_reuse_merges_the_symbols_once_recorded() {
     let (mut g, n) = two_outputs_one_input();
     let before = Symbols::build(&g, ROOT);
     assert!(!before.same_symbol(Anchor::input(n, 0), Anchor::output(n, 0)));
-    for (node, o, i) in plan_inplace(&g, LayoutOptions::default())
+    for (node, o, i) in plan_inplace(&mut g, LayoutOptions::default())
         .unwrap()
         .accepted()
         .collect::<Vec<_>>()
@@ -59,7 +59,7 @@ fn an_accepted_reuse_merges_the_symbols_once_recorded() {
     assert!(after.same_symbol(Anchor::input(n, 0), Anchor::output(n, 0)));
     assert!(!after.same_symbol(Anchor::input(n, 0), Anchor::output(n, 1)));
     // A second decision finds the input and output already shared.
-    let again = plan_inplace(&g, LayoutOptions::default()).unwrap();
+    let again = plan_inplace(&mut g, LayoutOptions::default()).unwrap();
     assert_eq!(again.decisions[0].verdict, Err(Rejection::SameSymbol));
 }
 
@@ -70,7 +70,7 @@ fn an_unconnected_input_has_a_symbol_of_its_own_and_may_be_reused() {
     b.net_output(ROOT, &[(n, 0)]);
     typed(&mut b.g, &[4]);
     b.g.node_mut(n).outputs[0].inplace_input = Some(0);
-    let plan = plan_inplace(&b.g, LayoutOptions::default()).unwrap();
+    let plan = plan_inplace(&mut b.g, LayoutOptions::default()).unwrap();
     // An unconnected input still has a symbol of its own; nothing reads it as read-only
     // memory, so the reuse is accepted: GE would reuse an uninitialised buffer too.
     assert!(plan.decisions[0].verdict.is_ok());
@@ -87,7 +87,7 @@ fn an_unknown_size_never_matches() {
     b.net_output(ROOT, &[(n, 0)]);
     typed(&mut b.g, &[-1]);
     b.g.node_mut(n).outputs[0].inplace_input = Some(0);
-    let plan = plan_inplace(&b.g, LayoutOptions::default()).unwrap();
+    let plan = plan_inplace(&mut b.g, LayoutOptions::default()).unwrap();
     assert_eq!(
         plan.decisions[0].verdict,
         Err(Rejection::SizeMismatch {

@@ -524,3 +524,38 @@ fn layout_planner_is_idempotent_and_replayable_on_random_graphs() {
         "only {inserted} copies: the generator does not exercise the pass"
     );
 }
+
+/// The in-place dry run asks whether CtrlNodeConflict would insert anything, reading the
+/// graph instead of running the rules on a copy: on random graphs (some outputs reusing an
+/// input, as the dry run records them) both answers agree, errors included.
+#[test]
+fn ctrl_node_dry_run_reads_what_the_rules_would_do_on_random_graphs() {
+    use crate::analysis::memory::layout::{
+        ctrl_node_rules_insert_on_copy, ctrl_node_subgraph_has_conflict,
+    };
+    let mut conflicts = 0;
+    for seed in 0..SEEDS {
+        let mut g = generate(seed);
+        let mut rng = Rng::new(seed ^ 0xd1ce);
+        for i in 0..g.nodes.len() {
+            let node = &mut g.nodes[i];
+            if node.inputs.is_empty() || node.sem.net_output || !node.subgraphs.is_empty() {
+                continue;
+            }
+            for o in node.outputs.iter_mut() {
+                if rng.chance(30) {
+                    o.reuse_input = Some(0);
+                }
+            }
+        }
+        g.normalize();
+        let oracle = ctrl_node_rules_insert_on_copy(g.clone(), ROOT).map_err(|e| e.message);
+        let read = ctrl_node_subgraph_has_conflict(&g, ROOT).map_err(|e| e.message);
+        assert_eq!(read, oracle, "seed {seed}");
+        conflicts += usize::from(oracle == Ok(true));
+    }
+    assert!(
+        conflicts > SEEDS as usize / 10 && conflicts < SEEDS as usize,
+        "the generator must give both answers: {conflicts} of {SEEDS}"
+    );
+}
