@@ -1,4 +1,4 @@
-// Two functions MLIR's C API lacks. Compiled by build.rs against the same MLIR headers and
+// Three functions MLIR's C API lacks. Compiled by build.rs against the same MLIR headers and
 // libraries mlir-sys uses; each is declared and wrapped once in Rust (named below).
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/Operation.h"
