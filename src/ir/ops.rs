@@ -349,34 +349,31 @@ pub fn set_attrs<'c>(
     rw.modify_in_place(op, || prim::set_attributes(op, entries));
 }
 
-/// How far ahead a walk that updates ops in order asks for the op ([`prefetch_op`]), and
-/// then for its attributes ([`prefetch_attrs`]). A miss costs about as long as the work of
-/// a few [`set_attrs`] calls, so the op is asked for twice that many ops ahead and its
-/// dictionary (which needs the op) half as far.
-pub const PREFETCH_OP_AHEAD: usize = 16;
-pub const PREFETCH_ATTRS_AHEAD: usize = 8;
-
-/// Asks the CPU to load `op`, [`PREFETCH_OP_AHEAD`] steps before a [`set_attrs`] on it.
-pub fn prefetch_op(op: OperationRef<'_, '_>) {
-    prim::prefetch_op(op, false);
-}
-
-/// Asks the CPU to load `op`'s attribute dictionary, [`PREFETCH_ATTRS_AHEAD`] steps before
-/// a [`set_attrs`] on it (after [`prefetch_op`]: this reads the op).
-pub fn prefetch_attrs(op: OperationRef<'_, '_>) {
-    prim::prefetch_op(op, true);
-}
+/// How far ahead a walk that updates ops in order asks for the op, and then for its
+/// attributes. A miss costs about as long as the work of a few [`set_attrs`] calls, so the
+/// op is asked for twice that many ops ahead and its dictionary (which needs the op) half
+/// as far.
+const PREFETCH_OP_AHEAD: usize = 16;
+const PREFETCH_ATTRS_AHEAD: usize = 8;
 
 /// Before [`set_attrs`] on `ops[i]`, in a walk over `ops` in order: asks the CPU to load
 /// the ops (and their attribute dictionaries) the walk reaches a few steps later. On a
 /// million-op graph each op and each dictionary is otherwise a cache and TLB miss, paid in
 /// turn; in cache (small graphs) the prefetches cost a few instructions.
 pub fn prefetch_ahead(ops: &[OperationRef<'_, '_>], i: usize) {
-    if let Some(&op) = ops.get(i + PREFETCH_OP_AHEAD) {
-        prefetch_op(op);
+    prefetch_ahead_with(i, |k| ops.get(k).copied());
+}
+
+/// [`prefetch_ahead`] for a walk whose `k`-th op is `op_at(k)` (`None`: none there).
+pub fn prefetch_ahead_with<'c: 'a, 'a>(
+    i: usize,
+    op_at: impl Fn(usize) -> Option<OperationRef<'c, 'a>>,
+) {
+    if let Some(op) = op_at(i + PREFETCH_OP_AHEAD) {
+        prim::prefetch_op(op, false);
     }
-    if let Some(&op) = ops.get(i + PREFETCH_ATTRS_AHEAD) {
-        prefetch_attrs(op);
+    if let Some(op) = op_at(i + PREFETCH_ATTRS_AHEAD) {
+        prim::prefetch_op(op, true);
     }
 }
 

@@ -108,12 +108,7 @@ impl<'c> AttrBatch<'c> {
         };
         let mut entries: Vec<(Identifier<'c>, Attribute<'c>)> = Vec::new();
         for (r, &start) in starts.iter().enumerate() {
-            if let Some(op) = op_of_run(r + ops::PREFETCH_OP_AHEAD) {
-                ops::prefetch_op(op);
-            }
-            if let Some(op) = op_of_run(r + ops::PREFETCH_ATTRS_AHEAD) {
-                ops::prefetch_attrs(op);
-            }
+            ops::prefetch_ahead_with(r, op_of_run);
             let n = pending[start as usize].0;
             entries.clear();
             entries.extend(
