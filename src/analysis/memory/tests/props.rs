@@ -559,3 +559,44 @@ fn ctrl_node_dry_run_reads_what_the_rules_would_do_on_random_graphs() {
         "the generator must give both answers: {conflicts} of {SEEDS}"
     );
 }
+
+/// The dry run's While output rule on its own: a body whose first output is computed from
+/// its Data and whose second is the Data of the same index passed straight through. No
+/// Data reaches another index (nothing "changed"), the body has two outputs, so only the
+/// identity before the NetOutput's first input would be inserted.
+#[test]
+fn ctrl_node_dry_run_sees_a_while_body_that_only_needs_its_output_copied() {
+    use crate::analysis::memory::layout::{
+        ctrl_node_rules_insert_on_copy, ctrl_node_subgraph_has_conflict,
+    };
+    use crate::analysis::memory::model::{DType, TensorDesc};
+    let mut b = B::new();
+    let x0 = b.src("x0", "Relu");
+    let x1 = b.src("x1", "Relu");
+    let w = b.op("w", "While", &["x0", "x1"], &["y0", "y1"]);
+    b.e(x0, 0, w, 0);
+    b.e(x1, 0, w, 1);
+    let cond = b.g.add_subgraph("w_cond", w);
+    let c0 = b.g.add_subgraph_data(cond, "c0", 0);
+    b.net_output(cond, &[(c0, 0)]);
+    let body = b.g.add_subgraph("w_body", w);
+    let d0 = b.g.add_subgraph_data(body, "d0", 0);
+    let d1 = b.g.add_subgraph_data(body, "d1", 1);
+    let r = b.op_in(body, "r", "Relu", &["x"], &["y"]);
+    b.e(d0, 0, r, 0);
+    b.net_output(body, &[(r, 0), (d1, 0)]);
+    b.net_output(ROOT, &[(w, 0)]);
+    let mut g = b.g;
+    // Static shapes: a port of unknown shape is never copied.
+    let t = g.intern_tensor(TensorDesc::new(DType::F32, Some(vec![4])));
+    for node in g.nodes.iter_mut() {
+        node.inputs.iter_mut().for_each(|x| x.tensor = t);
+        node.outputs.iter_mut().for_each(|x| x.tensor = t);
+    }
+    g.normalize();
+    assert_eq!(
+        ctrl_node_rules_insert_on_copy(g.clone(), ROOT).ok(),
+        Some(true)
+    );
+    assert_eq!(ctrl_node_subgraph_has_conflict(&g, ROOT).ok(), Some(true));
+}
