@@ -433,17 +433,25 @@ fn pipeline_skipping_fresh_planners_changes_nothing() {
     );
 }
 
+/// Every port a static `f32[4]`: the layout rules never copy a port of unknown shape.
+fn static_f32_ports(g: &mut MemGraph) {
+    use crate::analysis::memory::model::{DType, TensorDesc};
+    let t = g.intern_tensor(TensorDesc::new(DType::F32, Some(vec![4])));
+    for node in g.nodes.iter_mut() {
+        node.inputs.iter_mut().for_each(|x| x.tensor = t);
+        node.outputs.iter_mut().for_each(|x| x.tensor = t);
+    }
+}
+
 /// Random layout attributes on a generated graph: every port a static `f32[4]` (so copies
 /// can be inserted), and some nodes continuous, no-padding, in special memory, or unable to
 /// refresh their addresses.
 fn decorate_layout(g: &mut MemGraph, seed: u64) {
-    use crate::analysis::memory::model::{mem_type, DType, TensorDesc};
-    let t = g.intern_tensor(TensorDesc::new(DType::F32, Some(vec![4])));
+    use crate::analysis::memory::model::mem_type;
+    static_f32_ports(g);
     let mut rng = Rng::new(seed ^ 0x5eed);
     for i in 0..g.nodes.len() {
         let node = &mut g.nodes[i];
-        node.inputs.iter_mut().for_each(|x| x.tensor = t);
-        node.outputs.iter_mut().for_each(|x| x.tensor = t);
         // Control-flow ops pass memory through; GE never gives them layout attributes.
         if node.sem.net_output || node.sem.data_like || !node.subgraphs.is_empty() {
             continue;
@@ -569,7 +577,6 @@ fn ctrl_node_dry_run_sees_a_while_body_that_only_needs_its_output_copied() {
     use crate::analysis::memory::layout::{
         ctrl_node_rules_insert_on_copy, ctrl_node_subgraph_has_conflict,
     };
-    use crate::analysis::memory::model::{DType, TensorDesc};
     let mut b = B::new();
     let x0 = b.src("x0", "Relu");
     let x1 = b.src("x1", "Relu");
@@ -587,12 +594,7 @@ fn ctrl_node_dry_run_sees_a_while_body_that_only_needs_its_output_copied() {
     b.net_output(body, &[(r, 0), (d1, 0)]);
     b.net_output(ROOT, &[(w, 0)]);
     let mut g = b.g;
-    // Static shapes: a port of unknown shape is never copied.
-    let t = g.intern_tensor(TensorDesc::new(DType::F32, Some(vec![4])));
-    for node in g.nodes.iter_mut() {
-        node.inputs.iter_mut().for_each(|x| x.tensor = t);
-        node.outputs.iter_mut().for_each(|x| x.tensor = t);
-    }
+    static_f32_ports(&mut g);
     g.normalize();
     assert_eq!(
         ctrl_node_rules_insert_on_copy(g.clone(), ROOT).ok(),
