@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Split a pass's growth into MLIR's attribute uniquer and everything else.
+
+Reads two `perf script --no-inline -F comm,ip,sym` dumps of `perf record --call-graph dwarf`
+runs of ge-opt: one of the big graph (one run) and one of the small graph (`--small-runs`
+runs in one recording, so its sample count is large enough). Only samples whose call stack
+contains `--pass` (a symbol substring, e.g. `StreamAlloc as`) count. A sample is charged to
+the uniquer when a frame between its leaf and the innermost ge_mlir frame belongs to MLIR's
+`StorageUniquer` (looking up or creating a uniqued attribute: the per-op write-back's
+dictionaries, the new ops' name strings, event ids). With both recordings at the same
+sampling rate, the ratio of sample counts per run is the ratio of CPU times, so
+
+    growth = (big samples) / (small samples / small runs),  k = log(growth) / log(n_big / n_small)
+
+is printed for all samples, for the uniquer's and for the rest.
+
+usage: growth-split.py --pass SYMBOL --big FILE --small FILE --small-runs N --ratio R
+       (R = n_big / n_small, e.g. 100 for 1M against 10k ops)
+"""
+import argparse
+import math
+import sys
+
+
+def samples(path):
+    """Yields each sample's frames (symbol names, leaf first)."""
+    frames = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.strip():
+                frames.append(line)
+                continue
+            if frames:
+                # The first line is the sample header (comm); then one "ip symbol" per frame.
+                yield [(fr.strip().split(" ", 1) + [""])[1] for fr in frames[1:]]
+            frames = []
+    if frames:
+        yield [(fr.strip().split(" ", 1) + [""])[1] for fr in frames[1:]]
+
+
+def in_uniquer(stack):
+    for sym in stack:
+        if "ge_mlir" in sym:
+            return False
+        if "StorageUniquer" in sym:
+            return True
+    return False
+
+
+def count(path, pass_symbol):
+    total = uniquer = 0
+    for stack in samples(path):
+        if not any(pass_symbol in s for s in stack):
+            continue
+        total += 1
+        uniquer += in_uniquer(stack)
+    return total, uniquer
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pass", dest="pass_symbol", required=True)
+    ap.add_argument("--big", required=True)
+    ap.add_argument("--small", required=True)
+    ap.add_argument("--small-runs", type=int, required=True)
+    ap.add_argument("--ratio", type=float, required=True)
+    ap.add_argument("--label", default="")
+    a = ap.parse_args()
+    big_total, big_uniq = count(a.big, a.pass_symbol)
+    small_total, small_uniq = count(a.small, a.pass_symbol)
+    if big_total == 0 or small_total == 0:
+        sys.exit(f"growth-split.py: no samples inside '{a.pass_symbol}' (wrong --pass?)")
+
+    def growth(big, small):
+        per_run = small / a.small_runs
+        if big == 0 or per_run == 0:
+            return "-", "-"
+        g = big / per_run
+        return f"x{g:.0f}", f"{math.log(g) / math.log(a.ratio):.3f}"
+
+    parts = [
+        ("all", big_total, small_total),
+        ("uniquer", big_uniq, small_uniq),
+        ("rest", big_total - big_uniq, small_total - small_uniq),
+    ]
+    cells = []
+    for name, big, small in parts:
+        g, k = growth(big, small)
+        cells.append(f"{name} {g} n^{k}")
+    share = 100.0 * big_uniq / big_total
+    print(f"{a.label:<12} samples big {big_total} small/run {small_total / a.small_runs:.1f} | "
+          + " | ".join(cells) + f" | uniquer share big {share:.0f}%")
+
+
+if __name__ == "__main__":
+    main()
