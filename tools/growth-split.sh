@@ -50,7 +50,7 @@ record() {
     local name=$1 file=$2 runs=$3
     shift 3
     perf record -q -F "$FREQ" --call-graph dwarf,8192 -o "$tmp/$name.data" -- \
-        bash -c 'f=$1; n=$2; shift 2; for ((i = 0; i < n; i++)); do "$@" "$f" -o /dev/null; done' \
+        bash -c 'f=$1; n=$2; shift 2; for ((i = 0; i < n; i++)); do "$@" "$f" -o /dev/null || exit; done' \
         _ "$file" "$runs" "$GE_OPT" "$@" --verify-each=false >/dev/null 2>"$tmp/$name.err" ||
         bench_die "perf record failed: $(head -c 2000 "$tmp/$name.err")"
     perf script -i "$tmp/$name.data" --no-inline -F comm,ip,sym >"$tmp/$name.txt" 2>/dev/null
