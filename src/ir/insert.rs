@@ -65,14 +65,20 @@ pub fn insert_before_input<'c, 'a>(
     new_op: &str,
     attrs: &[(&str, Attribute<'c>)],
 ) -> Result<OperationRef<'c, 'a>, IrError> {
-    let mut data = data_operands(consumer);
-    let value = *data.get(input).ok_or_else(|| IrError::NoSuchPort {
-        node: display_name(consumer),
-        what: "data input",
-        index: input,
-    })?;
-    let (kept, moved): (Vec<Value>, Vec<Value>) =
-        ctrl_operands(consumer).into_iter().partition(|v| {
+    // Read the one data operand and the control operands only: a NetOutput can take tens
+    // of thousands of inputs, and copying all of them per inserted node was quadratic.
+    let data_count = num_data_operands(consumer);
+    let value = (input < data_count)
+        .then(|| consumer.operand(input).ok())
+        .flatten()
+        .ok_or_else(|| IrError::NoSuchPort {
+            node: display_name(consumer),
+            what: "data input",
+            index: input,
+        })?;
+    let (kept, moved): (Vec<Value>, Vec<Value>) = (data_count..consumer.operand_count())
+        .filter_map(|i| consumer.operand(i).ok())
+        .partition(|v| {
             producer(*v)
                 .op()
                 .is_some_and(|p| has_trait(p, Trait::AtomicClean))
@@ -95,11 +101,19 @@ pub fn insert_before_input<'c, 'a>(
         Some(anchor) => rw.insert_after(anchor, op),
         None => rw.insert_at_start(block, op),
     };
-    data[input] = inserted
+    let output: Value = inserted
         .result(0)
         .map_err(|_| IrError::Build(new_op.to_string()))?
         .into();
-    if let Err(error) = set_operands(rw, consumer, &data, &kept) {
+    let rewired = if moved.is_empty() {
+        // Same operand list but one value of the same type: segments stay as they are.
+        rw.set_operand(consumer, input, output)
+    } else {
+        let mut data = data_operands(consumer);
+        data[input] = output;
+        set_operands(rw, consumer, &data, &kept)
+    };
+    if let Err(error) = rewired {
         rw.erase(inserted)?;
         return Err(error);
     }

@@ -602,3 +602,56 @@ fn ctrl_node_dry_run_sees_a_while_body_that_only_needs_its_output_copied() {
     );
     assert_eq!(ctrl_node_subgraph_has_conflict(&g, ROOT).ok(), Some(true));
 }
+
+/// The conflict search visits only the anchor pairs whose attribute sets meet a rule; on
+/// random decorated graphs every symbol of the root gets the decisions (or the error) of
+/// the search that visits every pair but those of two inert anchors.
+#[test]
+fn conflict_search_over_meeting_pairs_decides_as_over_all_pairs() {
+    use crate::analysis::memory::layout::{LayoutFacts, LayoutOptions};
+    use crate::analysis::memory::symbols::Symbols;
+    let (mut symbols_seen, mut decided, mut large) = (0, 0, 0);
+    for seed in 0..SEEDS {
+        let mut g = generate(seed);
+        decorate_layout(&mut g, seed);
+        g.normalize();
+        let symbols = Symbols::build(&g, ROOT);
+        let opts = match seed % 3 {
+            0 => LayoutOptions::default(),
+            1 => LayoutOptions {
+                feature_map_refreshable: true,
+                ..LayoutOptions::default()
+            },
+            _ => LayoutOptions {
+                physical_memory_refreshable: true,
+                offline: true,
+                ..LayoutOptions::default()
+            },
+        };
+        let facts = LayoutFacts::new(&g, ROOT, opts);
+        for s in symbols.ge_order(&g) {
+            let anchors: Vec<_> = symbols.anchors(s).collect();
+            let fast = facts
+                .find_conflicts(&g, &symbols, &anchors)
+                .map(|c| c.decisions().to_vec())
+                .map_err(|e| e.message);
+            let all = facts
+                .find_conflicts_all_pairs(&g, &symbols, &anchors)
+                .map_err(|e| e.message);
+            assert_eq!(
+                fast,
+                all,
+                "seed {seed}, symbol of {} anchors",
+                anchors.len()
+            );
+            symbols_seen += 1;
+            decided += usize::from(fast.is_ok_and(|d| !d.is_empty()));
+            large += usize::from(anchors.len() > 6);
+        }
+    }
+    assert!(
+        decided > 100 && large > 100,
+        "the generator must give symbols with decisions ({decided}) and with many anchors \
+         ({large}) among {symbols_seen}"
+    );
+}
