@@ -158,6 +158,12 @@ struct ClusterGraph<'a> {
     strings: Interner<'a>,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// In-list entries read by `heat` on this thread: the work a test can bound.
+    pub(crate) static HEAT_READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// The edge table, hashed by [`EdgeHasher`].
 type EdgeMap = std::collections::HashMap<u64, bool, std::hash::BuildHasherDefault<EdgeHasher>>;
 
@@ -337,8 +343,16 @@ impl<'a> ClusterGraph<'a> {
     fn heat(&mut self, c: u32) {
         self.hot[c as usize] += 1;
         if self.hot[c as usize] == 1 {
+            // Drop the entries whose edge a merge removed (listing them does nothing): a
+            // cluster that absorbs a long chain opens again for every child of the chain,
+            // and re-reading its dead entries each time was quadratic.
+            let mut more = self.more_ins.take(c as usize);
+            more.retain(|&i| self.has_edge(i, c));
+            self.more_ins.put(c as usize, more);
             let mut ins = std::mem::take(&mut self.scratch);
             self.in_entries(c, &mut ins);
+            #[cfg(test)]
+            HEAT_READS.with(|r| r.set(r.get() + ins.len()));
             for &w in &ins {
                 self.list(w, c);
             }

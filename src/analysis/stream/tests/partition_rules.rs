@@ -405,3 +405,40 @@ fn merge(clusters: &mut [Cluster], slot: &mut [usize], parent: usize, child: usi
     slot[big] = small;
     small
 }
+
+/// A Data fanned out to n Relus summed by a chain of Adds: everything merges into one
+/// cluster, which opens again for every Add of the chain. Each opening reads the cluster's
+/// in-list; entries of edges that merges removed are dropped there, so the reads stay
+/// linear (they were n^2 / 2: 40k Relus took 1.8 s of `--stream-alloc`).
+#[test]
+fn a_cluster_absorbing_a_long_chain_reads_its_in_list_in_linear_total() {
+    use crate::analysis::stream::partition::HEAT_READS;
+    let n = 2000;
+    let mut sg = StreamGraph::new("g");
+    let x = add(&mut sg, 0, "x", "Data", LOCAL);
+    let relus: Vec<NodeId> = (0..n)
+        .map(|i| {
+            let r = add(&mut sg, 0, &format!("r{i}"), "Relu", AIC);
+            sg.add_data_edge(x, r);
+            r
+        })
+        .collect();
+    let mut sum = relus[0];
+    for (i, &r) in relus.iter().enumerate().skip(1) {
+        let s = add(&mut sg, 0, &format!("s{i}"), "Add", AIC);
+        sg.add_data_edge(sum, s);
+        sg.add_data_edge(r, s);
+        sum = s;
+    }
+    let (labels, users) = effective_labels(&sg);
+    let pos = sg.positions();
+    HEAT_READS.with(|r| r.set(0));
+    let ours = partition_graph(&sg, 0, &labels, &users, &pos, usize::MAX);
+    let reads = HEAT_READS.with(|r| r.get());
+    assert_eq!(
+        ours.subgraphs.len(),
+        1,
+        "everything merges into one cluster"
+    );
+    assert!(reads < 10 * n, "{reads} in-list entries read for {n} Relus");
+}
