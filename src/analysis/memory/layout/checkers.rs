@@ -178,6 +178,19 @@ pub(super) fn absolute(ctx: &mut Ctx) -> Result<(), MemError> {
     Ok(())
 }
 
+/// Whether `checker` returns at once on every pair of a graph with these facts: its first
+/// test reads only `info` (see `unrefresh_in`, `unrefresh_out`, `user_out_and_immutable_out`).
+/// The conflict search leaves such pairs out (`partners`).
+pub(super) fn dormant(checker: Checker, info: super::GraphInfo) -> bool {
+    match checker {
+        Checker::UnrefreshIn | Checker::UnrefreshOut => {
+            !info.feature_map_refreshable && !info.physical_memory_refreshable
+        }
+        Checker::UserOutAndImmutableOut => !info.root_static,
+        _ => false,
+    }
+}
+
 /// Runs one checker on the pair.
 pub(super) fn run(checker: Checker, ctx: &mut Ctx) -> Result<(), MemError> {
     use Checker as C;

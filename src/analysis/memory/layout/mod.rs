@@ -317,7 +317,7 @@ impl LayoutFacts {
         let index = std::cell::OnceCell::new();
         // Only the pairs whose attribute sets meet a rule, in GE's pair order (see
         // `partners`): a symbol with thousands of written anchors stays linear.
-        let partners = partners::Partners::new(&types);
+        let partners = partners::Partners::new(&types, self.info);
         let mut later = Vec::new();
         for i in 0..anchors.len() {
             partners.of(i, &mut later);
