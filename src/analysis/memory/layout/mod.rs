@@ -297,7 +297,9 @@ impl LayoutFacts {
     }
 
     /// GE `FindConflictNodes`: every pair of `anchors` (one symbol, in list order) through
-    /// the table. Pairs that can never conflict are not formed.
+    /// the table. Pairs that cannot decide anything in this graph (two inert anchors, or
+    /// attribute sets that meet only `Never` rules or dormant checkers) are not formed; the
+    /// rest keep GE's order (see `partners`).
     pub fn find_conflicts(
         &self,
         g: &MemGraph,
