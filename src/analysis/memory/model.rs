@@ -666,6 +666,10 @@ pub struct MemGraph {
     /// Hashes of the node names, built on the first `fresh_name` (8 bytes a node, not a
     /// copy of every name).
     name_hashes: Option<HashSet<u64>>,
+    /// The suffix `fresh_name` last returned per base name: every smaller suffix was taken
+    /// then, and `name_hashes` only grows, so the next search starts there (a pass naming
+    /// thousands of copies after one base tried every suffix again each time).
+    name_suffix: HashMap<Box<str>, u32>,
     /// Graphs with pending insertions or removals, so [`MemGraph::normalize`] costs nothing
     /// for untouched graphs (a model can hold thousands of subgraphs, and planners
     /// normalise after every graph they process).
@@ -1205,10 +1209,18 @@ impl MemGraph {
         if !set.contains(&name_hash(base)) {
             return base.to_string();
         }
-        (1..)
-            .map(|k| format!("{base}_{k}"))
-            .find(|c| !set.contains(&name_hash(c)))
-            .expect("an unused suffix exists")
+        let first = self.name_suffix.get(base).copied().unwrap_or(1);
+        let (k, name) = (first..)
+            .map(|k| (k, format!("{base}_{k}")))
+            .find(|(_, c)| !set.contains(&name_hash(c)))
+            .expect("an unused suffix exists");
+        match self.name_suffix.get_mut(base) {
+            Some(last) => *last = k,
+            None => {
+                self.name_suffix.insert(base.into(), k);
+            }
+        }
+        name
     }
 
     fn mark_pending(&mut self, graph: GraphId, entry: (Placement, NodeId)) {

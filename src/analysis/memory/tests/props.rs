@@ -655,3 +655,47 @@ fn conflict_search_over_meeting_pairs_decides_as_over_all_pairs() {
          ({large}) among {symbols_seen}"
     );
 }
+
+/// `fresh_name` resumes each base's suffix search where it last stopped: on random
+/// sequences of requests (bases that already exist with and without suffixes, names that
+/// are used or dropped, nodes added by hand) it returns what the search from suffix 1 over
+/// every name so far returns.
+#[test]
+fn fresh_name_resuming_per_base_names_as_searching_from_one() {
+    let mut rng = Rng::new(0xf4e5);
+    let mut resumed_past_one = 0;
+    for round in 0..40 {
+        let mut g = MemGraph::new("main");
+        let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+        let bases = ["a", "b", "a_1", "copy"];
+        for _ in 0..200 {
+            let base = bases[rng.below(bases.len())];
+            if rng.chance(15) {
+                // A node added by hand, maybe with a suffixed name nobody asked for.
+                let name = format!("{base}_{}", rng.below(6));
+                g.add_node(ROOT, &name, "Relu", &["x"], &["y"]);
+                names.insert(name);
+                continue;
+            }
+            let want = if names.contains(base) {
+                (1..)
+                    .map(|k| format!("{base}_{k}"))
+                    .find(|c| !names.contains(c))
+                    .unwrap()
+            } else {
+                base.to_string()
+            };
+            let got = g.fresh_name(base);
+            assert_eq!(got, want, "round {round}, base {base}");
+            resumed_past_one += usize::from(got.ends_with("_3"));
+            if rng.chance(80) {
+                g.add_node(ROOT, &got, "Relu", &["x"], &["y"]);
+                names.insert(got);
+            }
+        }
+    }
+    assert!(
+        resumed_past_one > 20,
+        "suffixes must grow: {resumed_past_one}"
+    );
+}
