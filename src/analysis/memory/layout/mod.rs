@@ -314,16 +314,51 @@ impl LayoutFacts {
             return Ok(Conflicts::default());
         }
         let types: Vec<AttrSet> = anchors.iter().map(|&a| self.attrs(g, symbols, a)).collect();
-        let mut result = Conflicts::default();
-        let mut visited = [[false; ATTR_COUNT]; ATTR_COUNT];
-        let index = std::cell::OnceCell::new();
         // Only the pairs whose attribute sets meet a rule, in GE's pair order (see
         // `partners`): a symbol with thousands of written anchors stays linear.
         let partners = partners::Partners::new(&types, self.info);
-        let mut later = Vec::new();
+        self.check_pairs(g, symbols, anchors, &types, |i, later| {
+            partners.of(i, later)
+        })
+    }
+
+    /// [`LayoutFacts::find_conflicts`] visiting every pair but those of two inert anchors,
+    /// as it did before it grouped anchors: the oracle of the property test.
+    #[cfg(test)]
+    pub(crate) fn find_conflicts_all_pairs(
+        &self,
+        g: &MemGraph,
+        symbols: &Symbols,
+        anchors: &[Anchor],
+    ) -> Result<Vec<Decision>, MemError> {
+        let types: Vec<AttrSet> = anchors.iter().map(|&a| self.attrs(g, symbols, a)).collect();
+        let all_but_inert = |i: usize, later: &mut Vec<usize>| {
+            later.clear();
+            later.extend(
+                (i + 1..anchors.len()).filter(|&j| !(types[i].is_inert() && types[j].is_inert())),
+            );
+        };
+        let result = self.check_pairs(g, symbols, anchors, &types, all_but_inert)?;
+        Ok(result.decisions)
+    }
+
+    /// Runs `check_pair` on anchor `i` and each anchor `later(i)` lists (ascending), for `i`
+    /// in order: one symbol's conflict set.
+    fn check_pairs(
+        &self,
+        g: &MemGraph,
+        symbols: &Symbols,
+        anchors: &[Anchor],
+        types: &[AttrSet],
+        mut later: impl FnMut(usize, &mut Vec<usize>),
+    ) -> Result<Conflicts, MemError> {
+        let mut result = Conflicts::default();
+        let mut visited = [[false; ATTR_COUNT]; ATTR_COUNT];
+        let index = std::cell::OnceCell::new();
+        let mut partners = Vec::new();
         for i in 0..anchors.len() {
-            partners.of(i, &mut later);
-            for &j in &later {
+            later(i, &mut partners);
+            for &j in &partners {
                 let mut ctx = checkers::Ctx {
                     g,
                     facts: self,
@@ -342,44 +377,6 @@ impl LayoutFacts {
             }
         }
         Ok(result)
-    }
-
-    /// [`LayoutFacts::find_conflicts`] visiting every pair but those of two inert anchors,
-    /// as it did before it grouped anchors: the oracle of the property test.
-    #[cfg(test)]
-    pub(crate) fn find_conflicts_all_pairs(
-        &self,
-        g: &MemGraph,
-        symbols: &Symbols,
-        anchors: &[Anchor],
-    ) -> Result<Vec<Decision>, MemError> {
-        let types: Vec<AttrSet> = anchors.iter().map(|&a| self.attrs(g, symbols, a)).collect();
-        let mut result = Conflicts::default();
-        let mut visited = [[false; ATTR_COUNT]; ATTR_COUNT];
-        let index = std::cell::OnceCell::new();
-        for i in 0..anchors.len() {
-            for j in i + 1..anchors.len() {
-                if types[i].is_inert() && types[j].is_inert() {
-                    continue;
-                }
-                let mut ctx = checkers::Ctx {
-                    g,
-                    facts: self,
-                    symbols,
-                    all: anchors,
-                    index: &index,
-                    a: anchors[i],
-                    b: anchors[j],
-                    ta: types[i],
-                    tb: types[j],
-                    pair: (AnchorAttr::NormalInput, AnchorAttr::NormalInput),
-                    decider: Decider::Always,
-                    result: &mut result,
-                };
-                check_pair(&mut ctx, &mut visited)?;
-            }
-        }
-        Ok(result.decisions)
     }
 
     /// Whether symbol `s` holds a conflict.
