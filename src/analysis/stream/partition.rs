@@ -152,6 +152,14 @@ struct ClusterGraph<'a> {
     cur: u32,
     hot: Vec<u32>,
     open_outs: SparseLists<u32>,
+    /// Whether a cluster has opened once: its first opening lists every in-edge; later ones
+    /// list only `unlisted`.
+    opened: Vec<bool>,
+    /// In-neighbours whose edge into the cluster may have been left unlisted since its
+    /// first opening: added while it was closed, or dropped from `open_outs` because it was
+    /// closed. (Re-reading every in-edge at each opening was quadratic for a cluster that
+    /// absorbs a chain fed from many other clusters.)
+    unlisted: SparseLists<u32>,
     /// A reusable buffer.
     scratch: Vec<u32>,
     /// The engine and label strings of `kind`.
@@ -223,6 +231,8 @@ impl<'a> ClusterGraph<'a> {
             cur: 0,
             hot: vec![0; k],
             open_outs: SparseLists::new(k),
+            opened: vec![false; k],
+            unlisted: SparseLists::new(k),
             scratch: Vec::new(),
             strings: Interner::default(),
         };
@@ -342,22 +352,34 @@ impl<'a> ClusterGraph<'a> {
     /// in-neighbours.
     fn heat(&mut self, c: u32) {
         self.hot[c as usize] += 1;
-        if self.hot[c as usize] == 1 {
-            // Drop the entries whose edge a merge removed (listing them does nothing): a
-            // cluster that absorbs a long chain opens again for every child of the chain,
-            // and re-reading its dead entries each time was quadratic.
-            let mut more = self.more_ins.take(c as usize);
-            more.retain(|&i| self.has_edge(i, c));
-            self.more_ins.put(c as usize, more);
-            let mut ins = std::mem::take(&mut self.scratch);
-            self.in_entries(c, &mut ins);
+        if self.hot[c as usize] != 1 {
+            return;
+        }
+        // Every live unlisted in-edge gets listed, as when all in-edges were read: the
+        // first time from the in-lists, then from `unlisted` (which holds each edge that
+        // can have lost its listing since; listing never adds to it).
+        let c_at = c as usize;
+        if self.opened[c_at] {
+            let mut pending = self.unlisted.take(c_at);
             #[cfg(test)]
-            HEAT_READS.with(|r| r.set(r.get() + ins.len()));
-            for &w in &ins {
+            HEAT_READS.with(|r| r.set(r.get() + pending.len()));
+            for &w in &pending {
                 self.list(w, c);
             }
-            self.scratch = ins;
+            pending.clear();
+            self.unlisted.put(c_at, pending);
+            return;
         }
+        self.opened[c_at] = true;
+        self.unlisted.release(c_at);
+        let mut ins = std::mem::take(&mut self.scratch);
+        self.in_entries(c, &mut ins);
+        #[cfg(test)]
+        HEAT_READS.with(|r| r.set(r.get() + ins.len()));
+        for &w in &ins {
+            self.list(w, c);
+        }
+        self.scratch = ins;
     }
 
     fn add_edge(&mut self, from: u32, to: u32) {
@@ -370,6 +392,8 @@ impl<'a> ClusterGraph<'a> {
         self.more_ins.push(to as usize, from);
         if self.is_open(to) {
             self.list(from, to);
+        } else {
+            self.unlisted.push(to as usize, from);
         }
         if to <= self.cur {
             self.heat(from);
@@ -397,6 +421,7 @@ impl<'a> ClusterGraph<'a> {
                 let open = self.hot[o as usize] > 0;
                 if !open {
                     *listed = false;
+                    self.unlisted.push(o as usize, c);
                 }
                 open
             }
@@ -439,6 +464,7 @@ impl<'a> ClusterGraph<'a> {
         self.scratch = list;
         self.more_ins.release(big as usize);
         self.open_outs.release(big as usize);
+        self.unlisted.release(big as usize);
         self.alias[b] = small;
         small
     }
