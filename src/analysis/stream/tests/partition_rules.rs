@@ -413,7 +413,6 @@ fn merge(clusters: &mut [Cluster], slot: &mut [usize], parent: usize, child: usi
 /// 40k Relus took 1.8 s of `--stream-alloc`).
 #[test]
 fn a_cluster_absorbing_a_long_chain_reads_its_in_list_in_linear_total() {
-    use crate::analysis::stream::partition::HEAT_READS;
     let n = 2000;
     let mut sg = StreamGraph::new("g");
     let x = add(&mut sg, 0, "x", "Data", LOCAL);
@@ -424,23 +423,9 @@ fn a_cluster_absorbing_a_long_chain_reads_its_in_list_in_linear_total() {
             r
         })
         .collect();
-    let mut sum = relus[0];
-    for (i, &r) in relus.iter().enumerate().skip(1) {
-        let s = add(&mut sg, 0, &format!("s{i}"), "Add", AIC);
-        sg.add_data_edge(sum, s);
-        sg.add_data_edge(r, s);
-        sum = s;
-    }
-    let (labels, users) = effective_labels(&sg);
-    let pos = sg.positions();
-    HEAT_READS.with(|r| r.set(0));
-    let ours = partition_graph(&sg, 0, &labels, &users, &pos, usize::MAX);
-    let reads = HEAT_READS.with(|r| r.get());
-    assert_eq!(
-        ours.subgraphs.len(),
-        1,
-        "everything merges into one cluster"
-    );
+    sum_chain(&mut sg, &relus);
+    let (ours, reads) = partition_counting_reads(&sg);
+    assert_eq!(ours.len(), 1, "everything merges into one cluster");
     assert!(reads < 10 * n, "{reads} in-list entries read for {n} Relus");
 }
 
@@ -451,7 +436,6 @@ fn a_cluster_absorbing_a_long_chain_reads_its_in_list_in_linear_total() {
 /// in-edge read at each opening: 20k branches took 17 s of `--ge-compile`).
 #[test]
 fn a_cluster_fed_by_many_clusters_reads_only_unlisted_in_edges_again() {
-    use crate::analysis::stream::partition::HEAT_READS;
     let n = 2000;
     let mut sg = StreamGraph::new("g");
     let x = add(&mut sg, 0, "x", "Data", LOCAL);
@@ -464,22 +448,34 @@ fn a_cluster_fed_by_many_clusters_reads_only_unlisted_in_edges_again() {
             b
         })
         .collect();
-    let mut sum = tails[0];
-    for (i, &b) in tails.iter().enumerate().skip(1) {
-        let s = add(&mut sg, 0, &format!("s{i}"), "Add", AIC);
-        sg.add_data_edge(sum, s);
-        sg.add_data_edge(b, s);
-        sum = s;
-    }
+    sum_chain(&mut sg, &tails);
+    let (ours, reads) = partition_counting_reads(&sg);
     let (labels, users) = effective_labels(&sg);
-    let pos = sg.positions();
-    HEAT_READS.with(|r| r.set(0));
-    let ours = partition_graph(&sg, 0, &labels, &users, &pos, usize::MAX);
-    let reads = HEAT_READS.with(|r| r.get());
-    let ge = reference_partition(&sg, 0, &labels, &users, &pos, usize::MAX);
-    assert_eq!(shape(&ours), shape(&ge));
+    let ge = reference_partition(&sg, 0, &labels, &users, &sg.positions(), usize::MAX);
+    assert_eq!(ours, shape(&ge));
     assert!(
         reads < 10 * n,
         "{reads} in-edge entries read for {n} branches"
     );
+}
+
+/// Sums `terms` with a chain of AI Core Adds (`s1 = t0 + t1`, `s2 = s1 + t2`, ...).
+fn sum_chain(sg: &mut StreamGraph, terms: &[NodeId]) {
+    let mut sum = terms[0];
+    for (i, &t) in terms.iter().enumerate().skip(1) {
+        let s = add(sg, 0, &format!("s{i}"), "Add", AIC);
+        sg.add_data_edge(sum, s);
+        sg.add_data_edge(t, s);
+        sum = s;
+    }
+}
+
+/// The partition of graph 0 of `sg` (as plain data) and the in-edge entries `heat` read.
+fn partition_counting_reads(sg: &StreamGraph) -> (Shape, usize) {
+    use crate::analysis::stream::partition::HEAT_READS;
+    let (labels, users) = effective_labels(sg);
+    let pos = sg.positions();
+    HEAT_READS.with(|r| r.set(0));
+    let ours = partition_graph(sg, 0, &labels, &users, &pos, usize::MAX);
+    (shape(&ours), HEAT_READS.with(|r| r.get()))
 }
