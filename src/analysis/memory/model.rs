@@ -22,6 +22,7 @@
 
 use super::super::fast_hash::{FastMap, FastSet};
 use super::super::interner::Interned;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -674,6 +675,23 @@ pub struct MemGraph {
     /// for untouched graphs (a model can hold thousands of subgraphs, and planners
     /// normalise after every graph they process).
     dirty: Vec<GraphId>,
+    /// Bumped by every change that can move a node in a graph's order or change which
+    /// subgraphs hang where (see [`MemGraph::graph_mut`]); [`Walks`] are valid for one value.
+    structure: u64,
+    walks: RefCell<Walks>,
+}
+
+/// The whole-model walks in GE order, kept while the structure they were taken on lasts.
+/// The memory pipeline asks for them a dozen times between two changes (every planner
+/// builds its facts from them), and on a model of a million nodes and a hundred thousand
+/// subgraphs each walk was a chain of cache misses through graphs, order lists and
+/// subgraph lists.
+#[derive(Clone, Debug, Default)]
+struct Walks {
+    /// The [`MemGraph::structure`] the entries below were taken at.
+    at: u64,
+    all_nodes: Option<Vec<NodeId>>,
+    all_subgraphs: Option<Vec<GraphId>>,
 }
 
 /// An error of a memory pass, located at a node.
@@ -737,7 +755,11 @@ impl MemGraph {
         &self.graphs[g.0 as usize]
     }
 
+    /// A graph to change. Any change may touch its order (or its parent), so the cached
+    /// walks are dropped; the model's own mutators go through here or bump
+    /// [`MemGraph::structure`] themselves.
     pub fn graph_mut(&mut self, g: GraphId) -> &mut Graph {
+        self.structure += 1;
         &mut self.graphs[g.0 as usize]
     }
 
@@ -840,11 +862,42 @@ impl MemGraph {
     /// nodes, so a parent's subgraphs come before the subgraphs nested in them. Reverse it for
     /// innermost-first (B.5).
     pub fn all_subgraphs(&self) -> Vec<GraphId> {
-        let mut out = Vec::with_capacity(self.graphs.len().saturating_sub(1));
-        if self.graphs.len() > 1 {
-            self.collect_subgraphs(ROOT, &self.parent_mask(), &mut out);
+        self.cached(
+            |w| &mut w.all_subgraphs,
+            || {
+                let mut out = Vec::with_capacity(self.graphs.len().saturating_sub(1));
+                if self.graphs.len() > 1 {
+                    self.collect_subgraphs(ROOT, &self.parent_mask(), &mut out);
+                }
+                out
+            },
+        )
+    }
+
+    /// A whole-model walk from the cache, or taken by `walk` and kept (see [`Walks`]). Debug
+    /// builds take the walk anyway and check the cached one against it, so a mutation that
+    /// bypassed [`MemGraph::graph_mut`] fails the tests instead of going stale silently.
+    fn cached<T: Clone + PartialEq + fmt::Debug>(
+        &self,
+        slot: fn(&mut Walks) -> &mut Option<T>,
+        walk: impl FnOnce() -> T,
+    ) -> T {
+        let mut walks = self.walks.borrow_mut();
+        if walks.at != self.structure {
+            *walks = Walks {
+                at: self.structure,
+                ..Walks::default()
+            };
         }
-        out
+        if let Some(kept) = slot(&mut walks) {
+            let kept = kept.clone();
+            drop(walks);
+            debug_assert_eq!(kept, walk(), "a cached walk of the memory model went stale");
+            return kept;
+        }
+        let fresh = walk();
+        *slot(&mut walks) = Some(fresh.clone());
+        fresh
     }
 
     fn collect_subgraphs(&self, g: GraphId, parents: &ParentMask, out: &mut Vec<GraphId>) {
@@ -861,9 +914,14 @@ impl MemGraph {
     /// All nodes in GE's `GetAllNodes` order: each graph in order, a node with subgraphs
     /// followed by the nodes of its subgraphs (recursively).
     pub fn all_nodes(&self) -> Vec<NodeId> {
-        let mut out = Vec::with_capacity(self.nodes.len());
-        self.collect_nodes(ROOT, Some(&self.parent_mask()), &mut out);
-        out
+        self.cached(
+            |w| &mut w.all_nodes,
+            || {
+                let mut out = Vec::with_capacity(self.nodes.len());
+                self.collect_nodes(ROOT, Some(&self.parent_mask()), &mut out);
+                out
+            },
+        )
     }
 
     /// GE's `GetAllNodes` of graph `g`: its nodes, each followed by the nodes of its subgraphs
@@ -873,9 +931,11 @@ impl MemGraph {
     /// mask (a pass over every graph of the model) for each of thousands of subgraphs
     /// would cost (subgraphs x graphs).
     pub fn all_nodes_of(&self, g: GraphId) -> Vec<NodeId> {
+        if g == ROOT {
+            return self.all_nodes();
+        }
         let mut out = Vec::new();
-        let mask = (g == ROOT).then(|| self.parent_mask());
-        self.collect_nodes(g, mask.as_ref(), &mut out);
+        self.collect_nodes(g, None, &mut out);
         out
     }
 
@@ -929,6 +989,7 @@ impl MemGraph {
     /// Add a subgraph referenced by `parent` (appended to the parent's subgraph list).
     pub fn add_subgraph(&mut self, name: &str, parent: NodeId) -> GraphId {
         let id = GraphId(self.graphs.len() as u32);
+        self.structure += 1;
         self.graphs.push(Graph {
             name: name.to_string(),
             parent: Some(parent),
@@ -1235,6 +1296,9 @@ impl MemGraph {
     /// the order non-topological (an anchor choice that cannot satisfy every edge), the graph
     /// is re-sorted stably by the old positions. O(nodes) per touched graph.
     pub fn normalize(&mut self) {
+        if !self.dirty.is_empty() {
+            self.structure += 1;
+        }
         let mut dirty = std::mem::take(&mut self.dirty);
         dirty.sort_unstable();
         dirty.dedup();
@@ -1299,6 +1363,7 @@ impl MemGraph {
     /// whether the model was planned on or read back from the IR.
     pub fn renumber(&mut self) -> Vec<u32> {
         self.normalize();
+        self.structure += 1;
         let mut new_of = vec![u32::MAX; self.nodes.len()];
         let mut next = 0u32;
         for g in &self.graphs {

@@ -293,7 +293,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
             if k != built.len() || order.len() != graph.order.len() {
                 return false;
             }
-            self.graph.graphs[gi].order = order;
+            self.graph.graph_mut(GraphId(gi as u32)).order = order;
         }
         true
     }
