@@ -489,6 +489,22 @@ impl Symbols {
         }
     }
 
+    /// Number of anchor ids of the table (anchors created after it have none).
+    pub fn anchor_ids(&self) -> usize {
+        self.owner.len()
+    }
+
+    /// The anchor id of `a`: dense, in the walk's node order (for the root's table, node id
+    /// order), inputs before outputs; `None` for an anchor outside the table.
+    pub fn anchor_id(&self, a: Anchor) -> Option<u32> {
+        self.id(a)
+    }
+
+    /// The anchor of id `id` (< [`Symbols::anchor_ids`]).
+    pub fn anchor_at(&self, id: u32) -> Anchor {
+        self.anchor(id)
+    }
+
     fn id(&self, a: Anchor) -> Option<u32> {
         let n = self.local_of(a.node())?;
         let start = *self.base.get(n)?;

@@ -605,7 +605,8 @@ fn ctrl_node_dry_run_sees_a_while_body_that_only_needs_its_output_copied() {
 
 /// The conflict search visits only the anchor pairs whose attribute sets meet a rule; on
 /// random decorated graphs every symbol of the root gets the decisions (or the error) of
-/// the search that visits every pair but those of two inert anchors.
+/// the search that visits every pair but those of two inert anchors. The attributes taken
+/// from the table the layout pass builds once per graph decide as those asked per anchor.
 #[test]
 fn conflict_search_over_meeting_pairs_decides_as_over_all_pairs() {
     use crate::analysis::memory::layout::{LayoutFacts, LayoutOptions};
@@ -629,12 +630,28 @@ fn conflict_search_over_meeting_pairs_decides_as_over_all_pairs() {
             },
         };
         let facts = LayoutFacts::new(&g, ROOT, opts);
+        let table = facts.attr_table(&g, &symbols);
+        for id in 0..symbols.anchor_ids() as u32 {
+            assert_eq!(
+                symbols.anchor_id(symbols.anchor_at(id)),
+                Some(id),
+                "seed {seed}"
+            );
+        }
         for s in symbols.ge_order(&g) {
             let anchors: Vec<_> = symbols.anchors(s).collect();
             let fast = facts
                 .find_conflicts(&g, &symbols, &anchors)
                 .map(|c| c.decisions().to_vec())
                 .map_err(|e| e.message);
+            let tabled = facts
+                .find_conflicts_in_table(&g, &symbols, &anchors, &table)
+                .map(|c| c.decisions().to_vec())
+                .map_err(|e| e.message);
+            assert_eq!(
+                tabled, fast,
+                "seed {seed}: the attribute table decides otherwise"
+            );
             let all = facts
                 .find_conflicts_all_pairs(&g, &symbols, &anchors)
                 .map_err(|e| e.message);
