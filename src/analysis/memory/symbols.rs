@@ -500,6 +500,12 @@ impl Symbols {
         self.id(a)
     }
 
+    /// The symbol of the anchor of id `id` (`None`: outside the walked graph).
+    pub fn symbol_of_id(&self, id: u32) -> Option<SymbolId> {
+        let s = self.symbol_of[id as usize];
+        (s != NONE).then_some(SymbolId(s))
+    }
+
     /// The anchor of id `id` (< [`Symbols::anchor_ids`]).
     pub fn anchor_at(&self, id: u32) -> Anchor {
         self.anchor(id)

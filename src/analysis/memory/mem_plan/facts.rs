@@ -126,6 +126,13 @@ pub struct SymbolFacts {
 
 impl SymbolFacts {
     /// Facts of every live symbol of `symbols`; `deltas` from [`anchor_deltas`].
+    ///
+    /// One pass over the anchors in id order (the nodes in memory order) folding each into
+    /// its symbol's entry: a symbol's anchors lie all over the graph, and visiting them
+    /// symbol by symbol read each node where it lay, a cache miss per anchor at a million
+    /// nodes. Every fact but the user input is a min, max or "any" over the anchors; the
+    /// user input is the first root Data output in the symbol's own anchor order, so a
+    /// symbol with more than one is walked in that order afterwards.
     pub fn new(
         g: &MemGraph,
         symbols: &Symbols,
@@ -133,6 +140,9 @@ impl SymbolFacts {
         sizes: &mut TensorSizes,
         deltas: &HashMap<Anchor, i64>,
     ) -> SymbolFacts {
+        const CONSTANT: u8 = 1;
+        const VARIABLE: u8 = 2;
+        const OUTPUT: u8 = 4;
         let cap = symbols.iter().map(|s| s.0 as usize + 1).max().unwrap_or(0);
         let mut f = SymbolFacts {
             kind: vec![MemKind::Unused; cap],
@@ -140,45 +150,61 @@ impl SymbolFacts {
             begin: vec![u32::MAX; cap],
             end: vec![0; cap],
         };
-        for s in symbols.iter() {
+        let mut flags = vec![0u8; cap];
+        // The first user-input candidate met in id order, and how many the symbol has.
+        let mut user: Vec<Option<NodeId>> = vec![None; cap];
+        let mut users = vec![0u32; cap];
+        for id in 0..symbols.anchor_ids() as u32 {
+            let Some(s) = symbols.symbol_of_id(id) else {
+                continue;
+            };
             let i = s.0 as usize;
-            let (mut constant, mut variable, mut user, mut output) = (false, false, None, false);
-            let mut size = Some(0i64);
-            for a in symbols.anchors(s) {
-                let n = a.node();
-                let node = g.node(n);
-                let (b, e) = timeline.span(n);
-                f.begin[i] = f.begin[i].min(b);
-                f.end[i] = f.end[i].max(e);
-                let shift = if deltas.is_empty() {
-                    0
-                } else {
-                    deltas.get(&a).copied().unwrap_or(0)
-                };
-                size = match (size, sizes.anchor(g, a)) {
-                    (Some(x), Some(y)) => Some(x.max(shift + y)),
-                    _ => None,
-                };
-                if let Anchor::Out(p) = a {
-                    output = true;
-                    constant |= node.sem.const_like;
-                    variable |=
-                        node.sem.var_like || node.outputs[p.index as usize].ref_var_src.is_some();
-                    if node.sem.data_like && node.graph == ROOT && user.is_none() {
-                        user = Some(n);
-                    }
+            let a = symbols.anchor_at(id);
+            let n = a.node();
+            let node = g.node(n);
+            let (b, e) = timeline.span(n);
+            f.begin[i] = f.begin[i].min(b);
+            f.end[i] = f.end[i].max(e);
+            let shift = if deltas.is_empty() {
+                0
+            } else {
+                deltas.get(&a).copied().unwrap_or(0)
+            };
+            f.size[i] = match (f.size[i], sizes.anchor(g, a)) {
+                (Some(x), Some(y)) => Some(x.max(shift + y)),
+                _ => None,
+            };
+            if let Anchor::Out(p) = a {
+                flags[i] |= OUTPUT;
+                if node.sem.const_like {
+                    flags[i] |= CONSTANT;
+                }
+                if node.sem.var_like || node.outputs[p.index as usize].ref_var_src.is_some() {
+                    flags[i] |= VARIABLE;
+                }
+                if is_user_input(g, n) {
+                    user[i].get_or_insert(n);
+                    users[i] += 1;
                 }
             }
-            f.size[i] = size;
-            f.kind[i] = if constant {
+        }
+        for s in symbols.iter() {
+            let i = s.0 as usize;
+            if users[i] > 1 {
+                user[i] = symbols
+                    .anchors(s)
+                    .find(|a| matches!(a, Anchor::Out(_)) && is_user_input(g, a.node()))
+                    .map(|a| a.node());
+            }
+            f.kind[i] = if flags[i] & CONSTANT != 0 {
                 MemKind::Constant
-            } else if let Some(d) = user {
+            } else if let Some(d) = user[i] {
                 MemKind::UserInput(d)
-            } else if variable {
+            } else if flags[i] & VARIABLE != 0 {
                 MemKind::Variable
-            } else if !output {
+            } else if flags[i] & OUTPUT == 0 {
                 MemKind::Unused
-            } else if size.is_none() {
+            } else if f.size[i].is_none() {
                 MemKind::Dynamic
             } else {
                 MemKind::Workspace
@@ -186,6 +212,12 @@ impl SymbolFacts {
         }
         f
     }
+}
+
+/// Whether an output of node `n` is user memory: a Data of the root graph.
+fn is_user_input(g: &MemGraph, n: NodeId) -> bool {
+    let node = g.node(n);
+    node.sem.data_like && node.graph == ROOT
 }
 
 /// Whether a node lays its outputs over its input 0 (no-padding continuous output that

@@ -731,3 +731,81 @@ fn a_plan_broken_on_purpose_is_rejected() {
     }
     assert!(caught > 50, "only {caught} broken plans tried");
 }
+
+/// `SymbolFacts::new` folds the anchors in id order; on random models (with symbols that
+/// hold several root Datas) every symbol gets the facts the plain
+/// per-symbol gathering gives, the user input being the first root Data output in the
+/// symbol's own anchor order.
+#[test]
+fn symbol_facts_folded_in_id_order_equal_the_facts_gathered_per_symbol() {
+    use crate::analysis::memory::mem_plan::facts::{
+        anchor_deltas, MemKind, SymbolFacts, TensorSizes,
+    };
+    use crate::analysis::memory::mem_plan::timeline::Timeline;
+    let mut shared_users = 0;
+    for seed in 0..SEEDS {
+        let (g, _) = Gen::new(seed).build(false);
+        let mut symbols = Symbols::build(&g, ROOT);
+        // Merge the symbols of root Datas pairwise, later Data first (as the in-place pass
+        // merges symbols before the plan), so a symbol holds more than one user input and
+        // its anchor order differs from the id order.
+        let datas: Vec<NodeId> = (0..g.nodes.len() as u32)
+            .map(NodeId)
+            .filter(|&n| g.node(n).sem.data_like && g.node(n).graph == ROOT)
+            .collect();
+        for pair in datas.chunks(2) {
+            if let [a, b] = *pair {
+                symbols.merge(Anchor::output(b, 0), Anchor::output(a, 0));
+            }
+        }
+        let timeline = Timeline::new(&g);
+        let deltas = anchor_deltas(&g, &g.all_nodes());
+        let facts = SymbolFacts::new(&g, &symbols, &timeline, &mut TensorSizes::new(), &deltas);
+        let mut sizes = TensorSizes::new();
+        for s in symbols.iter() {
+            let i = s.0 as usize;
+            let anchors: Vec<Anchor> = symbols.anchors(s).collect();
+            let begin = anchors.iter().map(|a| timeline.span(a.node()).0).min();
+            let end = anchors.iter().map(|a| timeline.span(a.node()).1).max();
+            assert_eq!(
+                (Some(facts.begin[i]), Some(facts.end[i])),
+                (begin, end),
+                "seed {seed}"
+            );
+            let size = anchors.iter().try_fold(0i64, |acc, &a| {
+                let shift = deltas.get(&a).copied().unwrap_or(0);
+                sizes.anchor(&g, a).map(|y| acc.max(shift + y))
+            });
+            assert_eq!(facts.size[i], size, "seed {seed}");
+            let outputs: Vec<Anchor> = anchors
+                .iter()
+                .copied()
+                .filter(|a| matches!(a, Anchor::Out(_)))
+                .collect();
+            let is_user = |a: &Anchor| {
+                let node = g.node(a.node());
+                node.sem.data_like && node.graph == ROOT
+            };
+            shared_users += usize::from(outputs.iter().filter(|a| is_user(a)).count() > 1);
+            let any = |f: &dyn Fn(&Anchor) -> bool| outputs.iter().any(f);
+            let expected = if any(&|a| g.node(a.node()).sem.const_like) {
+                MemKind::Constant
+            } else if let Some(d) = outputs.iter().find(|a| is_user(a)) {
+                MemKind::UserInput(d.node())
+            } else if any(&|a| {
+                let node = g.node(a.node());
+                node.sem.var_like || node.outputs[a.index() as usize].ref_var_src.is_some()
+            }) {
+                MemKind::Variable
+            } else if outputs.is_empty() {
+                MemKind::Unused
+            } else if size.is_none() {
+                MemKind::Dynamic
+            } else {
+                MemKind::Workspace
+            };
+            assert_eq!(facts.kind[i], expected, "seed {seed}");
+        }
+    }
+    assert!(shared_users > 0, "no symbol held two user inputs");
+}
