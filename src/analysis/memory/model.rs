@@ -1375,20 +1375,7 @@ impl MemGraph {
             }
         }
         let map = |n: NodeId| NodeId(new_of[n.0 as usize]);
-        // Every node moves to its new slot in place, cycle by cycle, the dropped ones to the
-        // tail (then cut off): no second arena of a million nodes to write afresh.
-        let mut dest = new_of.clone();
-        for (tail, d) in (next..).zip(dest.iter_mut().filter(|d| **d == u32::MAX)) {
-            *d = tail;
-        }
-        for i in 0..dest.len() {
-            while dest[i] as usize != i {
-                let j = dest[i] as usize;
-                self.nodes.swap(i, j);
-                dest.swap(i, j);
-            }
-        }
-        self.nodes.truncate(next as usize);
+        self.nodes = permute_in_place(std::mem::take(&mut self.nodes), &new_of, next as usize);
         for node in &mut self.nodes {
             for input in &mut node.inputs {
                 if let Some(src) = &mut input.src {
@@ -1590,9 +1577,111 @@ impl MemGraph {
     }
 }
 
+/// Moves every node to its slot `new_of[i]` (`u32::MAX`: dropped) of a vector of `len`,
+/// in place and in address order.
+///
+/// Renumbering keeps the nodes of the model in their order and slots the inserted ones
+/// (created last) in between, so most nodes shift by a few places. Following the
+/// permutation's cycles moved each node to a far slot and the node there to another (a
+/// cache and TLB miss per node on a million nodes); here the nodes out of that order (the
+/// inserted ones) are set aside, the rest slide in two sweeps (those moving down in
+/// increasing order, those moving up in decreasing order, so no slide overwrites a node
+/// that has not moved yet), and the set-aside ones drop into the gaps. No second arena of
+/// nodes is written.
+fn permute_in_place(nodes: Vec<Node>, new_of: &[u32], len: usize) -> Vec<Node> {
+    // `Option<Node>` is as big as `Node` (a niche in its boxed name), so these conversions
+    // reuse the allocation.
+    let mut slots: Vec<Option<Node>> = nodes.into_iter().map(Some).collect();
+    let mut aside: Vec<(u32, Node)> = Vec::new();
+    let mut sliding: Vec<u32> = Vec::with_capacity(len);
+    let mut highest = None;
+    for (old, &new) in new_of.iter().enumerate() {
+        if new == u32::MAX {
+            slots[old] = None;
+        } else if highest.is_some_and(|h| new < h) {
+            aside.push((new, slots[old].take().expect("each node moves once")));
+        } else {
+            highest = Some(new);
+            sliding.push(old as u32);
+        }
+    }
+    // `sliding` is increasing in both old and new slot: a node moving down lands where a
+    // node that moved down before it (or nothing) was, one moving up where one that
+    // moves up later in the list (processed first) was.
+    for &old in &sliding {
+        let new = new_of[old as usize] as usize;
+        if new < old as usize {
+            debug_assert!(slots[new].is_none(), "a slide down overwrote a node");
+            slots[new] = slots[old as usize].take();
+        }
+    }
+    for &old in sliding.iter().rev() {
+        let new = new_of[old as usize] as usize;
+        if new > old as usize {
+            debug_assert!(slots[new].is_none(), "a slide up overwrote a node");
+            slots[new] = slots[old as usize].take();
+        }
+    }
+    for (new, node) in aside {
+        debug_assert!(slots[new as usize].is_none(), "a gap holds a node");
+        slots[new as usize] = Some(node);
+    }
+    slots.truncate(len);
+    slots
+        .into_iter()
+        .map(|n| n.expect("every slot below the kept count gets a node"))
+        .collect()
+}
+
 fn name_hash(s: &str) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     s.hash(&mut h);
     h.finish()
+}
+
+#[cfg(test)]
+mod permute_tests {
+    use super::super::tests::support::Rng;
+    use super::*;
+
+    /// `permute_in_place` puts every kept node where `new_of` says, for renumbering's own
+    /// shape (nodes kept in order, some dropped, new ones from the tail slotted in between)
+    /// and for arbitrary permutations (where most nodes are set aside).
+    #[test]
+    fn permuting_in_place_puts_every_kept_node_in_its_slot() {
+        let mut rng = Rng::new(0x5107);
+        for round in 0..300 {
+            let count = 1 + rng.below(60);
+            let mut g = MemGraph::new("main");
+            for i in 0..count {
+                g.add_node(ROOT, &format!("n{i}"), "Relu", &["x"], &["y"]);
+            }
+            let kept: Vec<usize> = (0..count).filter(|_| !rng.chance(15)).collect();
+            let order: Vec<usize> = if round % 3 == 0 {
+                let mut order = kept.clone();
+                for i in (1..order.len()).rev() {
+                    order.swap(i, rng.below(i + 1));
+                }
+                order
+            } else {
+                // The first nodes in their order, the last few (the "inserted") between them.
+                let inserted = rng.below(kept.len().min(6) + 1);
+                let (base, tail) = kept.split_at(kept.len() - inserted);
+                let mut order = base.to_vec();
+                for &t in tail {
+                    order.insert(rng.below(order.len() + 1), t);
+                }
+                order
+            };
+            let mut new_of = vec![u32::MAX; count];
+            for (new, &old) in order.iter().enumerate() {
+                new_of[old] = new as u32;
+            }
+            let nodes = permute_in_place(std::mem::take(&mut g.nodes), &new_of, order.len());
+            let names: Vec<String> = nodes.iter().map(|n| n.name.to_string()).collect();
+            let expected: Vec<String> = order.iter().map(|i| format!("n{i}")).collect();
+            assert_eq!(names, expected, "round {round}");
+        }
+    }
 }

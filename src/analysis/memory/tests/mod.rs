@@ -13,6 +13,6 @@ mod process_inplace;
 mod props;
 mod rw;
 mod subgraph;
-mod support;
+pub(super) mod support;
 mod symbols;
 mod zero_copy;
