@@ -756,8 +756,8 @@ impl MemGraph {
     }
 
     /// A graph to change. Any change may touch its order (or its parent), so the cached
-    /// walks are dropped; the model's own mutators go through here or bump
-    /// [`MemGraph::structure`] themselves.
+    /// whole-model walks ([`MemGraph::all_nodes`], [`MemGraph::all_subgraphs`]) are
+    /// dropped; the model's own mutators go through here or drop them themselves.
     pub fn graph_mut(&mut self, g: GraphId) -> &mut Graph {
         self.structure += 1;
         &mut self.graphs[g.0 as usize]
