@@ -657,7 +657,11 @@ pub struct Graph {
 /// The whole model: all graphs and all nodes.
 #[derive(Clone, Debug, Default)]
 pub struct MemGraph {
+    /// The graphs, root first. Change a graph's order or parent through
+    /// [`MemGraph::graph_mut`]: the whole-model walks are kept until it is called.
     pub graphs: Vec<Graph>,
+    /// The nodes by id. A node's subgraph list changes only through
+    /// [`MemGraph::add_subgraph`], for the same reason.
     pub nodes: Vec<Node>,
     syms: Vec<Box<str>>,
     sym_index: HashMap<Box<str>, Sym>,
