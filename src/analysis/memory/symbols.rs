@@ -346,14 +346,21 @@ impl Symbols {
 
     /// The anchors of a symbol in GE's list order.
     pub fn anchors(&self, s: SymbolId) -> impl Iterator<Item = Anchor> + '_ {
+        self.ids_of(s).map(|id| self.anchor(id))
+    }
+
+    /// The anchor ids of a symbol in GE's list order. Ids are dense, in the walk's node
+    /// order (for the root's table, node id order), inputs before outputs; see
+    /// [`Symbols::anchor_at`].
+    pub fn ids_of(&self, s: SymbolId) -> impl Iterator<Item = u32> + '_ {
         let mut cur = self.symbols.get(s.0 as usize).map_or(NONE, |d| d.head);
         std::iter::from_fn(move || {
             if cur == NONE {
                 return None;
             }
-            let a = self.anchor(cur);
+            let id = cur;
             cur = self.next[cur as usize];
-            Some(a)
+            Some(id)
         })
     }
 
@@ -492,12 +499,6 @@ impl Symbols {
     /// Number of anchor ids of the table (anchors created after it have none).
     pub fn anchor_ids(&self) -> usize {
         self.owner.len()
-    }
-
-    /// The anchor id of `a`: dense, in the walk's node order (for the root's table, node id
-    /// order), inputs before outputs; `None` for an anchor outside the table.
-    pub fn anchor_id(&self, a: Anchor) -> Option<u32> {
-        self.id(a)
     }
 
     /// The symbol of the anchor of id `id` (`None`: outside the walked graph).

@@ -306,7 +306,8 @@ impl LayoutFacts {
         symbols: &Symbols,
         anchors: &[Anchor],
     ) -> Result<Conflicts, MemError> {
-        self.find_conflicts_typed(g, symbols, anchors, |a| self.attrs(g, symbols, a))
+        let types: Vec<AttrSet> = anchors.iter().map(|&a| self.attrs(g, symbols, a)).collect();
+        self.find_conflicts_typed(g, symbols, anchors, &types)
     }
 
     /// Every anchor's attributes in `symbols`, by anchor id: one pass over the nodes in
@@ -321,39 +322,23 @@ impl LayoutFacts {
             .collect()
     }
 
-    /// [`LayoutFacts::find_conflicts`] with the attributes from a [`LayoutFacts::attr_table`]
-    /// of `symbols` (every anchor of `anchors` has an id in it).
-    pub fn find_conflicts_in_table(
+    /// [`LayoutFacts::find_conflicts`] on `anchors` whose attribute sets are given, in the
+    /// same order (from an [`LayoutFacts::attr_table`]).
+    pub fn find_conflicts_typed(
         &self,
         g: &MemGraph,
         symbols: &Symbols,
         anchors: &[Anchor],
-        table: &[AttrSet],
-    ) -> Result<Conflicts, MemError> {
-        self.find_conflicts_typed(g, symbols, anchors, |a| {
-            let id = symbols.anchor_id(a).expect("a symbol's anchors have ids");
-            table[id as usize]
-        })
-    }
-
-    fn find_conflicts_typed(
-        &self,
-        g: &MemGraph,
-        symbols: &Symbols,
-        anchors: &[Anchor],
-        type_of: impl Fn(Anchor) -> AttrSet,
+        types: &[AttrSet],
     ) -> Result<Conflicts, MemError> {
         // Most symbols hold only plain anchors: no pair to form, nothing to allocate.
-        if anchors.iter().all(|&a| type_of(a).is_inert()) {
+        if types.iter().all(|t| t.is_inert()) {
             return Ok(Conflicts::default());
         }
-        let types: Vec<AttrSet> = anchors.iter().map(|&a| type_of(a)).collect();
         // Only the pairs whose attribute sets meet a rule, in GE's pair order (see
         // `partners`): a symbol with thousands of written anchors stays linear.
-        let partners = partners::Partners::new(&types, self.info);
-        self.check_pairs(g, symbols, anchors, &types, |i, later| {
-            partners.of(i, later)
-        })
+        let partners = partners::Partners::new(types, self.info);
+        self.check_pairs(g, symbols, anchors, types, |i, later| partners.of(i, later))
     }
 
     /// [`LayoutFacts::find_conflicts`] visiting every pair but those of two inert anchors,
@@ -653,11 +638,15 @@ fn process(
     let facts = LayoutFacts::with(run, g, graph, &walk, opts);
     plan.stats.nodes_visited += walk.len() as u64;
     let table = facts.attr_table(g, &symbols);
-    let mut anchors: Vec<Anchor> = Vec::new();
+    let (mut anchors, mut types): (Vec<Anchor>, Vec<AttrSet>) = (Vec::new(), Vec::new());
     for s in symbols.ge_order(g) {
         anchors.clear();
-        anchors.extend(symbols.anchors(s));
-        let conflicts = facts.find_conflicts_in_table(g, &symbols, &anchors, &table)?;
+        types.clear();
+        for id in symbols.ids_of(s) {
+            anchors.push(symbols.anchor_at(id));
+            types.push(table[id as usize]);
+        }
+        let conflicts = facts.find_conflicts_typed(g, &symbols, &anchors, &types)?;
         if conflicts.is_empty() {
             continue;
         }

@@ -632,9 +632,10 @@ fn conflict_search_over_meeting_pairs_decides_as_over_all_pairs() {
         let facts = LayoutFacts::new(&g, ROOT, opts);
         let table = facts.attr_table(&g, &symbols);
         for id in 0..symbols.anchor_ids() as u32 {
+            let a = symbols.anchor_at(id);
             assert_eq!(
-                symbols.anchor_id(symbols.anchor_at(id)),
-                Some(id),
+                symbols.symbol_of(a),
+                symbols.symbol_of_id(id),
                 "seed {seed}"
             );
         }
@@ -644,8 +645,9 @@ fn conflict_search_over_meeting_pairs_decides_as_over_all_pairs() {
                 .find_conflicts(&g, &symbols, &anchors)
                 .map(|c| c.decisions().to_vec())
                 .map_err(|e| e.message);
+            let types: Vec<_> = symbols.ids_of(s).map(|id| table[id as usize]).collect();
             let tabled = facts
-                .find_conflicts_in_table(&g, &symbols, &anchors, &table)
+                .find_conflicts_typed(&g, &symbols, &anchors, &types)
                 .map(|c| c.decisions().to_vec())
                 .map_err(|e| e.message);
             assert_eq!(
