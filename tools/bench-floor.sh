@@ -53,7 +53,7 @@ pass_time() {
 
 results="$OUT/floor-$(date +%Y%m%d-%H%M%S).txt"
 {
-    echo "# own pass times (verify-each=$VERIFY), best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "# own pass times (verify-each=$VERIFY), best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS); $(bench_machine)"
     printf "%-12s %8s | %8s %5s | %8s %5s | %8s %5s\n" family ops "floor s" k "stream s" k "plan s" k
 } | tee "$results"
 for family in $FAMILIES; do

@@ -14,6 +14,8 @@
 #                                         %e has 10 ms, a tenth of a 10k cell)
 #   bench_ratio A B / bench_growth T1 T2 N1 N2     formatted A/B and log(T2/T1)/log(N2/N1)
 #   bench_ops FILE                        ascend ops in a generated .mlir file
+#   bench_machine                         cores, load and the kernel's free page reporting,
+#                                         for a results header
 # Every script dies with its own name: set BENCH_NAME before sourcing.
 
 bench_die() { echo "${BENCH_NAME:-bench}: $*" >&2; exit 1; }
@@ -46,6 +48,20 @@ bench_graph() {
 }
 
 bench_ops() { grep -c ' = "ascend\.' "$1" || true; }
+
+# The machine a table was measured on. Free page reporting (a VM's balloon handing the
+# guest's free memory back to the host) makes a page new to a process cost a host fault
+# too: a 1M-op run needs far more of those than a 10k one, so the growth exponents depend
+# on it (README, "Page faults"). `min_free_ms` (how long a block stays free before it is
+# reported) is not in every kernel.
+bench_machine() {
+    local p=/sys/module/page_reporting/parameters reporting=off
+    if [[ -r $p/page_reporting_order ]]; then
+        reporting="order $(cat "$p/page_reporting_order")"
+        [[ -r $p/min_free_ms ]] && reporting+=", after $(cat "$p/min_free_ms") ms"
+    fi
+    echo "$(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); free page reporting: $reporting"
+}
 
 declare -gA BENCH_BEST
 BENCH_STDERR=""

@@ -75,7 +75,7 @@ results="$OUT/mem-plan-$(date +%Y%m%d-%H%M%S).txt"
 failed=0
 {
     echo "# ge-opt $PASSES vs mlir-opt parse+verify+print, best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS)"
-    echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(bench_machine)"
     printf "%-12s %8s | %7s %7s | %6s %5s %6s | %7s %6s | %7s %7s | %s\n" \
         family ops "mlir s" "pass s" "pass x" "n^k" "n^k all" "own s" "own k" "peak/lb" "peak/ub" "${REPORT_NAMES[*]} (s)"
 } | tee "$results"

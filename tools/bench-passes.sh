@@ -82,7 +82,7 @@ results="$OUT/passes-$(date +%Y%m%d-%H%M%S).txt"
 failed=0
 {
     echo "# ge-opt $PIPELINE vs mlir-opt parse+print, best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS)"
-    echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(bench_machine)"
     printf "%-12s %8s | %9s %8s | %9s %8s | %6s %6s %6s | %11s | %7s\n" \
         family ops "mlir-opt s" MB "ge-opt s" MB "time x" "cpu x" "rss x" "runs time x" "growth"
 } | tee "$results"

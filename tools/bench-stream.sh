@@ -119,7 +119,7 @@ results="$OUT/stream-results-$(date +%Y%m%d-%H%M%S).txt"
 failed=0
 {
     echo "# ge-opt --stream-alloc vs mlir-opt parse+verify+print, best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS)"
-    echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(bench_machine)"
     echo "# ge-opt=$GE_OPT seed=$SEED pass flag: $flag"
     printf "%-12s %8s | %7s %7s %7s %7s | %6s %11s %7s %5s %6s | %7s %5s | %5s %5s %5s | %7s %7s %7s %7s\n" \
         family ops "mlir s" "plain s" "alloc s" "pass s" "pass x" "spread" "total x" "n^k" "mlir" "own s" "own k" \

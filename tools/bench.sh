@@ -78,7 +78,7 @@ results="$OUT/results-$(date +%Y%m%d-%H%M%S).txt"
 failed=0
 {
     echo "# ge-opt vs mlir-opt: parse + verify + print, best of $RUNS runs (sizes >= $BIG_SIZE: $BIG_RUNS)"
-    echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "# $("$MLIR_OPT" --version | grep -m1 -i version | sed 's/^ *//'); $(bench_machine)"
     echo "# IRDL=$IRDL  ge-opt=$GE_OPT  seed=$SEED"
     printf "%-13s %9s %6s | %9s %9s | %9s %9s | %6s %6s\n" \
         family ops input "mlir-opt s" "MB" "ge-opt s" "MB" "time x" "rss x"

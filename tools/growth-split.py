@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Split a pass's growth into MLIR's attribute uniquer and everything else.
+"""Split a pass's growth into MLIR's attribute uniquer, the kernel's page faults and the rest.
 
 Reads two `perf script --no-inline -F comm,ip,sym` dumps of `perf record --call-graph dwarf`
 runs of ge-opt: one of the big graph (one run) and one of the small graph (`--small-runs`
@@ -7,12 +7,18 @@ runs in one recording, so its sample count is large enough). Only samples whose 
 contains `--pass` (a symbol substring, e.g. `StreamAlloc as`) count. A sample is charged to
 the uniquer when a frame between its leaf and the innermost ge_mlir frame belongs to MLIR's
 `StorageUniquer` (looking up or creating a uniqued attribute: the per-op write-back's
-dictionaries, the new ops' name strings, event ids). With both recordings at the same
+dictionaries, the new ops' name strings, event ids). It is charged to page faults when such
+a frame is the kernel's page-fault entry (`asm_exc_page_fault`, `exc_page_fault`): the
+first touch of memory the process has not used before, whoever touched it (a fault while the
+uniquer allocates counts here, not as the uniquer). What a fault costs depends on the
+machine more than on the pass: on a VM that hands freed memory back to its host (virtio
+free page reporting), a page new to the process can cost a host fault too, and a big graph
+needs more of them than the kernel keeps at hand. With both recordings at the same
 sampling rate, the ratio of sample counts per run is the ratio of CPU times, so
 
     growth = (big samples) / (small samples / small runs),  k = log(growth) / log(n_big / n_small)
 
-is printed for all samples, for the uniquer's and for the rest.
+is printed for all samples, for the uniquer's, for the page faults' and for the rest.
 
 usage: growth-split.py --pass SYMBOL --big FILE --small FILE --small-runs N --ratio R
        (R = n_big / n_small, e.g. 100 for 1M against 10k ops)
@@ -38,23 +44,31 @@ def samples(path):
         yield [(fr.strip().split(" ", 1) + [""])[1] for fr in frames[1:]]
 
 
-def in_uniquer(stack):
+# The kernel's page-fault entry points, as `perf script` names them.
+FAULT_ENTRIES = ("asm_exc_page_fault", "exc_page_fault")
+
+
+def part_of(stack):
+    """'faults', 'uniquer' or 'rest': what the frames between the leaf and the innermost
+    ge_mlir frame show (a fault first: the kernel's time, whoever touched the page)."""
+    part = "rest"
     for sym in stack:
         if "ge_mlir" in sym:
-            return False
+            break
+        if sym in FAULT_ENTRIES:
+            return "faults"
         if "StorageUniquer" in sym:
-            return True
-    return False
+            part = "uniquer"
+    return part
 
 
 def count(path, pass_symbol):
-    total = uniquer = 0
+    """Samples inside the pass: the total and each part's."""
+    parts = {"uniquer": 0, "faults": 0, "rest": 0}
     for stack in samples(path):
-        if not any(pass_symbol in s for s in stack):
-            continue
-        total += 1
-        uniquer += in_uniquer(stack)
-    return total, uniquer
+        if any(pass_symbol in s for s in stack):
+            parts[part_of(stack)] += 1
+    return sum(parts.values()), parts
 
 
 def main():
@@ -66,8 +80,8 @@ def main():
     ap.add_argument("--ratio", type=float, required=True)
     ap.add_argument("--label", default="")
     a = ap.parse_args()
-    big_total, big_uniq = count(a.big, a.pass_symbol)
-    small_total, small_uniq = count(a.small, a.pass_symbol)
+    big_total, big = count(a.big, a.pass_symbol)
+    small_total, small = count(a.small, a.pass_symbol)
     if big_total == 0 or small_total == 0:
         sys.exit(f"growth-split.py: no samples inside '{a.pass_symbol}' (wrong --pass?)")
 
@@ -78,18 +92,17 @@ def main():
         g = big / per_run
         return f"x{g:.0f}", f"{math.log(g) / math.log(a.ratio):.3f}"
 
-    parts = [
-        ("all", big_total, small_total),
-        ("uniquer", big_uniq, small_uniq),
-        ("rest", big_total - big_uniq, small_total - small_uniq),
-    ]
     cells = []
-    for name, big, small in parts:
-        g, k = growth(big, small)
+    for name, b, s in [("all", big_total, small_total)] + [
+        (part, big[part], small[part]) for part in ("uniquer", "faults", "rest")
+    ]:
+        g, k = growth(b, s)
         cells.append(f"{name} {g} n^{k}")
-    share = 100.0 * big_uniq / big_total
+    shares = " ".join(
+        f"{part} {100.0 * big[part] / big_total:.0f}%" for part in ("uniquer", "faults")
+    )
     print(f"{a.label:<12} samples big {big_total} small/run {small_total / a.small_runs:.1f} | "
-          + " | ".join(cells) + f" | uniquer share big {share:.0f}%")
+          + " | ".join(cells) + f" | share big: {shares}")
 
 
 if __name__ == "__main__":
