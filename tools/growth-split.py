@@ -19,8 +19,10 @@ sampling rate, the ratio of sample counts per run is the ratio of CPU times, so
     growth = (big samples) / (small samples / small runs),  k = log(growth) / log(n_big / n_small)
 
 is printed for all samples, for the uniquer's, for the page faults' and for the rest.
+With `--verifier`, the same for MLIR's verification after the pass (an `OperationVerifier`
+frame under the pass manager, outside the pass), then for the pass and it together.
 
-usage: growth-split.py --pass SYMBOL --big FILE --small FILE --small-runs N --ratio R
+usage: growth-split.py --pass SYMBOL --big FILE --small FILE --small-runs N --ratio R [--verifier]
        (R = n_big / n_small, e.g. 100 for 1M against 10k ops)
 """
 import argparse
@@ -62,11 +64,31 @@ def part_of(stack):
     return part
 
 
-def count(path, pass_symbol):
-    """Samples inside the pass: the total and each part's."""
+def in_pass(pass_symbol):
+    """Selects the samples inside the pass."""
+    return lambda stack: any(pass_symbol in s for s in stack)
+
+
+def in_verification(pass_symbol):
+    """Selects the samples of MLIR's verification after a pass: an `OperationVerifier`
+    frame under the pass manager's `OpToOpPassAdaptor`, outside the pass itself (the
+    verification the parser runs has no pass manager above it)."""
+
+    def select(stack):
+        return (
+            not any(pass_symbol in s for s in stack)
+            and any("OperationVerifier" in s for s in stack)
+            and any("OpToOpPassAdaptor" in s for s in stack)
+        )
+
+    return select
+
+
+def count(path, select):
+    """The selected samples: the total and each part's."""
     parts = {"uniquer": 0, "faults": 0, "rest": 0}
     for stack in samples(path):
-        if any(pass_symbol in s for s in stack):
+        if select(stack):
             parts[part_of(stack)] += 1
     return sum(parts.values()), parts
 
@@ -79,11 +101,10 @@ def main():
     ap.add_argument("--small-runs", type=int, required=True)
     ap.add_argument("--ratio", type=float, required=True)
     ap.add_argument("--label", default="")
+    ap.add_argument("--verifier", action="store_true",
+                    help="also split MLIR's verification after the pass (recordings made "
+                    "without --verify-each=false), and print the two together")
     a = ap.parse_args()
-    big_total, big = count(a.big, a.pass_symbol)
-    small_total, small = count(a.small, a.pass_symbol)
-    if big_total == 0 or small_total == 0:
-        sys.exit(f"growth-split.py: no samples inside '{a.pass_symbol}' (wrong --pass?)")
 
     def growth(big, small):
         per_run = small / a.small_runs
@@ -92,17 +113,37 @@ def main():
         g = big / per_run
         return f"x{g:.0f}", f"{math.log(g) / math.log(a.ratio):.3f}"
 
-    cells = []
-    for name, b, s in [("all", big_total, small_total)] + [
-        (part, big[part], small[part]) for part in ("uniquer", "faults", "rest")
-    ]:
-        g, k = growth(b, s)
-        cells.append(f"{name} {g} n^{k}")
-    shares = " ".join(
-        f"{part} {100.0 * big[part] / big_total:.0f}%" for part in ("uniquer", "faults")
-    )
-    print(f"{a.label:<12} samples big {big_total} small/run {small_total / a.small_runs:.1f} | "
-          + " | ".join(cells) + f" | share big: {shares}")
+    def report(label, big_total, big, small_total, small):
+        cells = []
+        for name, b, s in [("all", big_total, small_total)] + [
+            (part, big[part], small[part]) for part in ("uniquer", "faults", "rest")
+        ]:
+            g, k = growth(b, s)
+            cells.append(f"{name} {g} n^{k}")
+        shares = " ".join(
+            f"{part} {100.0 * big[part] / max(big_total, 1):.0f}%"
+            for part in ("uniquer", "faults")
+        )
+        print(f"{label:<12} samples big {big_total} small/run {small_total / a.small_runs:.1f} | "
+              + " | ".join(cells) + f" | share big: {shares}")
+
+    big_total, big = count(a.big, in_pass(a.pass_symbol))
+    small_total, small = count(a.small, in_pass(a.pass_symbol))
+    if big_total == 0 or small_total == 0:
+        sys.exit(f"growth-split.py: no samples inside '{a.pass_symbol}' (wrong --pass?)")
+    report(a.label, big_total, big, small_total, small)
+    if not a.verifier:
+        return
+    vbig_total, vbig = count(a.big, in_verification(a.pass_symbol))
+    vsmall_total, vsmall = count(a.small, in_verification(a.pass_symbol))
+    if vbig_total == 0 or vsmall_total == 0:
+        sys.exit("growth-split.py: no samples of a verification after the pass (recorded "
+                 "with --verify-each=false?)")
+    report(a.label + "+verifier", vbig_total, vbig, vsmall_total, vsmall)
+    both = {part: big[part] + vbig[part] for part in big}
+    small_both = {part: small[part] + vsmall[part] for part in small}
+    report(a.label + " with it", big_total + vbig_total, both,
+           small_total + vsmall_total, small_both)
 
 
 if __name__ == "__main__":

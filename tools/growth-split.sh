@@ -18,6 +18,8 @@
 #   PASSES="stream plan"      stream = --stream-alloc (STREAM_OPTIONS as bench-stream.sh),
 #                             plan = --ge-mem-plan-pipeline
 #   SMALL_RUNS=100 FREQ=999   runs of the small graph per recording; sampling rate (Hz)
+#   VERIFY=0                  1 = record with MLIR's verification after the pass and split it
+#                             too (growth-split.py --verifier: a line for it, one for both)
 #   GE_OPT (a profiling build; default: cargo build --profile profiling), GE_GEN, OUT
 # Needs `perf` (apt-get install -y linux-perf) and permission to use it (root, or
 # kernel.perf_event_paranoid <= 1). Takes about 3 min per family and pass.
@@ -34,6 +36,7 @@ BIG=${BIG:-1000000}
 SEED=${SEED:-1}
 SMALL_RUNS=${SMALL_RUNS:-100}
 FREQ=${FREQ:-999}
+VERIFY=${VERIFY:-0}
 OUT=${OUT:-bench-out}
 STREAM_OPTIONS=${STREAM_OPTIONS:-max-stream-normal=2048,max-events=1048576}
 
@@ -45,6 +48,10 @@ if [[ -z ${GE_OPT:-} ]]; then
 fi
 bench_build_bins
 mkdir -p "$OUT"
+no_verify=(--verify-each=false) split_verifier=()
+if [[ $VERIFY == 1 ]]; then
+    no_verify=() split_verifier=(--verifier)
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -54,7 +61,7 @@ record() {
     shift 3
     perf record -q -F "$FREQ" --call-graph dwarf,8192 -o "$tmp/$name.data" -- \
         bash -c 'f=$1; n=$2; shift 2; for ((i = 0; i < n; i++)); do "$@" "$f" -o /dev/null || exit; done' \
-        _ "$file" "$runs" "$GE_OPT" "$@" --verify-each=false >/dev/null 2>"$tmp/$name.err" ||
+        _ "$file" "$runs" "$GE_OPT" "$@" "${no_verify[@]}" >/dev/null 2>"$tmp/$name.err" ||
         bench_die "perf record failed: $(head -c 2000 "$tmp/$name.err")"
     perf script -i "$tmp/$name.data" --no-inline -F comm,ip,sym >"$tmp/$name.txt" 2>/dev/null
     rm -f "$tmp/$name.data"
@@ -63,7 +70,7 @@ record() {
 results="$OUT/growth-split-$(date +%Y%m%d-%H%M%S).txt"
 {
     echo "# pass samples split into MLIR's StorageUniquer, page faults and the rest, $SMALL ops x$SMALL_RUNS vs $BIG ops x1"
-    echo "# ge-opt=$GE_OPT seed=$SEED; $(bench_machine)"
+    echo "# ge-opt=$GE_OPT seed=$SEED verify=$VERIFY; $(bench_machine)"
 } | tee "$results"
 for pass in $PASSES; do
     case $pass in
@@ -78,7 +85,7 @@ for pass in $PASSES; do
         record big "$big" 1 "${flags[@]}"
         python3 tools/growth-split.py --pass "$symbol" --big "$tmp/big.txt" --small "$tmp/small.txt" \
             --small-runs "$SMALL_RUNS" --ratio "$(awk -v a="$BIG" -v b="$SMALL" 'BEGIN { print a / b }')" \
-            --label "$pass/$family" | tee -a "$results"
+            --label "$pass/$family" "${split_verifier[@]}" | tee -a "$results"
     done
 done
 echo "results: $results" >&2
