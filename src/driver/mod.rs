@@ -302,7 +302,21 @@ impl<'a> Driver<'a> {
                 module,
                 verified: self.config.verify_each,
             },
-            Format::Ge => Output::Text(syntax::print_ge(&module)),
+            Format::Ge => match syntax::try_print_ge(&module, crate::dialect::op_table()) {
+                Ok(text) => Output::Text(text),
+                Err(problems) => {
+                    // Promised to round-trip exactly: what `.ge` cannot say is an error at the
+                    // op it concerns, not a comment in a graph that reads back as another.
+                    for problem in &problems {
+                        crate::ir::external_pass::emit_error(
+                            problem.location,
+                            &format!("cannot print as .ge: {}", problem.what),
+                        );
+                    }
+                    self.flush(collector, diagnostics);
+                    return Err(ChunkError::Failed);
+                }
+            },
         })
     }
 

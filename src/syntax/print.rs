@@ -7,8 +7,9 @@
 //! that reads back exactly. `.ge -> MLIR -> .ge` is byte-identical for canonical input.
 //!
 //! What the format cannot say (a non-`ascend` op in a graph, a function argument used
-//! without a Data node, ...) is printed as a `#` comment line and reported by
-//! [`try_print_ge`].
+//! without a Data node, a node name that is not UTF-8, ...) is printed as a `#` comment
+//! line and reported, at the op it concerns, by [`try_print_ge`]; `ge-opt --emit ge` makes
+//! each an error.
 
 use super::{
     floats::FloatKind,
@@ -23,7 +24,7 @@ use melior::ir::{
     },
     block::{BlockArgument, BlockLike},
     operation::{OperationLike, OperationRef, OperationResult},
-    Attribute, AttributeLike, BlockRef, Module, RegionLike, Type, Value, ValueLike,
+    Attribute, AttributeLike, BlockRef, Location, Module, RegionLike, Type, Value, ValueLike,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -40,8 +41,18 @@ pub fn print_ge_with_table(module: &Module, table: &OpTable) -> String {
     printer.out
 }
 
+/// What `.ge` cannot express, and the op (or function) it concerns.
+#[derive(Debug)]
+pub struct PrintProblem<'c> {
+    pub location: Location<'c>,
+    pub what: String,
+}
+
 /// Like [`print_ge`], but an error listing what could not be expressed in `.ge`.
-pub fn try_print_ge(module: &Module, table: &OpTable) -> Result<String, Vec<String>> {
+pub fn try_print_ge<'c>(
+    module: &Module<'c>,
+    table: &OpTable,
+) -> Result<String, Vec<PrintProblem<'c>>> {
     let mut printer = Printer::new(table);
     printer.module(module);
     if printer.problems.is_empty() {
@@ -107,7 +118,7 @@ const CTRL: &str = "!ascend.ctrl";
 struct Printer<'t, 'c> {
     table: &'t OpTable,
     out: String,
-    problems: Vec<String>,
+    problems: Vec<PrintProblem<'c>>,
     /// MLIR's spelling of each type seen: printing a type through the C API costs far more
     /// than a lookup, and a graph has few distinct types.
     types: HashMap<Type<'c>, String>,
@@ -131,10 +142,10 @@ impl<'t, 'c> Printer<'t, 'c> {
         self.type_text(v.r#type()) == CTRL
     }
 
-    fn problem(&mut self, indent: &str, what: String) {
+    fn problem(&mut self, location: Location<'c>, indent: &str, what: String) {
         self.out
             .push_str(&format!("{indent}# cannot print: {what}\n"));
-        self.problems.push(what);
+        self.problems.push(PrintProblem { location, what });
     }
 
     fn module(&mut self, module: &Module<'c>) {
@@ -148,7 +159,7 @@ impl<'t, 'c> Printer<'t, 'c> {
                     "top-level op `{}`",
                     o.name().as_string_ref().as_str().unwrap_or("?")
                 );
-                self.problem("", what);
+                self.problem(o.location(), "", what);
             }
             op = o.next_in_block();
         }
@@ -178,7 +189,7 @@ impl<'t, 'c> Printer<'t, 'c> {
             match key.as_str() {
                 "sym_name" | "function_type" | "sym_visibility" => {}
                 "arg_attrs" | "res_attrs" => {
-                    self.problem("", format!("`{key}` of function `{graph}`"));
+                    self.problem(f.location(), "", format!("`{key}` of function `{graph}`"));
                 }
                 _ => {
                     let text = self.attr(value);
@@ -196,7 +207,11 @@ impl<'t, 'c> Printer<'t, 'c> {
         }
         self.out.push_str(&format!("{header} {{\n"));
         let Some(block) = f.region(0).ok().and_then(|r| r.first_block()) else {
-            self.problem("  ", format!("function `{graph}` has no body"));
+            self.problem(
+                f.location(),
+                "  ",
+                format!("function `{graph}` has no body"),
+            );
             self.out.push_str("}\n");
             return;
         };
@@ -207,7 +222,7 @@ impl<'t, 'c> Printer<'t, 'c> {
             if op_name == "func.return" {
                 let refs: Vec<String> = o
                     .operands()
-                    .map(|v| self.value_ref(&names, &v, "return"))
+                    .map(|v| self.value_ref(&names, &v, "return", o.location()))
                     .collect();
                 if !refs.is_empty() {
                     self.out
@@ -216,7 +231,11 @@ impl<'t, 'c> Printer<'t, 'c> {
             } else if op_name.starts_with("ascend.") {
                 self.node(&names, &o, &op_name);
             } else {
-                self.problem("  ", format!("op `{op_name}` is not an `ascend` op"));
+                self.problem(
+                    o.location(),
+                    "  ",
+                    format!("op `{op_name}` is not an `ascend` op"),
+                );
             }
             op = o.next_in_block();
         }
@@ -267,6 +286,7 @@ impl<'t, 'c> Printer<'t, 'c> {
         names: &HashMap<usize, String>,
         v: &Value<'c, '_>,
         user: &str,
+        at: Location<'c>,
     ) -> String {
         let result = v
             .is_operation_result()
@@ -288,6 +308,7 @@ impl<'t, 'c> Printer<'t, 'c> {
         }
         let arg = BlockArgument::try_from(*v).map_or(0, |a| a.argument_number());
         self.problem(
+            at,
             "  ",
             format!("`{user}` uses function argument {arg} directly; .ge reads graph inputs through Data nodes"),
         );
@@ -296,20 +317,31 @@ impl<'t, 'c> Printer<'t, 'c> {
 
     fn node(&mut self, names: &HashMap<usize, String>, o: &OperationRef<'c, '_>, op_name: &str) {
         let node_name = names.get(&op_key(o)).cloned().unwrap_or_default();
+        if let Some(raw) = non_utf8_string_attr(o, "name") {
+            // `.ge` text is UTF-8: such a name cannot be written, and a made-up one would
+            // silently be another graph's node.
+            let what = format!("node name {raw} is not UTF-8 (printed as `{node_name}`)");
+            self.problem(o.location(), "  ", what);
+        }
         let generic = op_name == super::import::GENERIC_OP;
         let def = self.table.by_op_name(op_name);
         let op_type = if generic {
             match string_attr(o, "type") {
                 Some(t) => quote(&t),
                 None => {
-                    self.problem("  ", format!("generic op `{node_name}` has no `type`"));
+                    let what = format!("generic op `{node_name}` has no `type`");
+                    self.problem(o.location(), "  ", what);
                     quote("")
                 }
             }
         } else if let Some(def) = def {
             name(&def.ge_type)
         } else {
-            self.problem("  ", format!("op `{op_name}` is not in the op table"));
+            self.problem(
+                o.location(),
+                "  ",
+                format!("op `{op_name}` is not in the op table"),
+            );
             return;
         };
         let is_data = def.is_some_and(is_data_like);
@@ -320,7 +352,7 @@ impl<'t, 'c> Printer<'t, 'c> {
                 arg_number = BlockArgument::try_from(v).ok().map(|a| a.argument_number());
                 continue;
             }
-            inputs.push(self.value_ref(names, &v, &node_name));
+            inputs.push(self.value_ref(names, &v, &node_name, o.location()));
         }
         let mut attrs: Vec<(String, String)> = Vec::new();
         for (key, value) in o.attributes() {
@@ -338,7 +370,7 @@ impl<'t, 'c> Printer<'t, 'c> {
                     let what = format!(
                         "Data `{node_name}` has index {v} but reads function argument {arg}"
                     );
-                    self.problem("  ", what);
+                    self.problem(o.location(), "  ", what);
                 }
                 Some(_) => {}
             }
@@ -449,6 +481,14 @@ impl<'t, 'c> Printer<'t, 'c> {
         }
         raw(a)
     }
+}
+
+/// MLIR's spelling (`"x\FF"`) of string attribute `key` of `o` when its bytes are not
+/// UTF-8.
+fn non_utf8_string_attr(o: &OperationRef, key: &str) -> Option<String> {
+    let a = o.attribute(key).ok().filter(|a| a.is_string())?;
+    let s = StringAttribute::try_from(a).ok()?;
+    crate::ir::string_value(s).is_none().then(|| a.to_string())
 }
 
 fn string_attr(o: &OperationRef, key: &str) -> Option<String> {

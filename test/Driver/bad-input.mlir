@@ -40,10 +40,14 @@
 // An empty or non-UTF-8 string attribute (MLIR strings may hold any bytes) is data, not a
 // crash: melior's string accessors panic on both, ours do not.
 // RUN: printf 'func.func @main() {\n  %%%%0 = "ascend.no_op"() {name = "\\FF"} : () -> !ascend.ctrl\n  %%%%1 = "ascend.no_op"() {name = ""} : () -> !ascend.ctrl\n  return\n}\n' > %t.strings.mlir
-// RUN: ge-opt %t.strings.mlir --emit=ge | FileCheck %s --check-prefix=STRINGS-GE
+// RUN: not ge-opt %t.strings.mlir --emit=ge 2>&1 | FileCheck %s --check-prefix=STRINGS-GE
 // RUN: not ge-opt %t.strings.mlir --ge-memory-pipeline 2>&1 | FileCheck %s --check-prefix=STRINGS-MEM
 // RUN: not ge-opt %t.strings.mlir --stream-alloc 2>&1 | FileCheck %s --check-prefix=STRINGS-STREAM
-// STRINGS-GE: no_op_0 = NoOp() : ()
-// STRINGS-GE-NEXT: "" = NoOp() : ()
+// The empty name alone prints: `.ge` quotes it.
+// RUN: printf 'func.func @main() {\n  %%%%1 = "ascend.no_op"() {name = ""} : () -> !ascend.ctrl\n  return\n}\n' > %t.empty.mlir
+// RUN: ge-opt %t.empty.mlir --emit=ge | FileCheck %s --check-prefix=EMPTY-GE
+// STRINGS-GE: strings.mlir:2:8: error: cannot print as .ge: node name "\FF" is not UTF-8 (printed as `no_op_0`)
+// STRINGS-GE-NOT: = NoOp()
+// EMPTY-GE: {{^}}  "" = NoOp() : ()
 // STRINGS-MEM: strings.mlir:2:8: error: ge-memory-pipeline: a GE node needs a `name` attribute (a UTF-8 string)
 // STRINGS-STREAM: strings.mlir:2:8: error: stream-alloc: attribute `name` must be a UTF-8 string, got "\FF"

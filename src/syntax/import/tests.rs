@@ -391,7 +391,38 @@ fn printer_names_unnamed_ops_and_reports_what_it_cannot_print() {
         text,
         "graph main {\n  data_0 = Data() {index = 0} : f32[2]\n  relu_1 = Relu(data_0) : f32[2]\n  relu_0 = Relu(relu_1, ^data_0) : f32[2]\n  # cannot print: `relu_2` uses function argument 0 directly; .ge reads graph inputs through Data nodes\n  relu_2 = Relu(\"<arg0>\") : f32[2]\n  return relu_0\n}\n"
     );
-    assert_eq!(try_print_ge(&module, &table()).unwrap_err().len(), 1);
+    let problems = try_print_ge(&module, &table()).unwrap_err();
+    assert_eq!(problems.len(), 1);
+    // Reported at the op that uses the argument (line 5 of the text above).
+    assert!(
+        problems[0].location.to_string().contains(":5:"),
+        "{:?}",
+        problems[0]
+    );
+}
+
+#[test]
+fn printer_reports_a_node_name_that_is_not_utf8_at_its_op() {
+    let context = context();
+    let module = Module::parse(
+        &context,
+        r#"func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %x:2 = "ascend.data"(%a) {index = 0 : i64, name = "x\FF"} : (tensor<2xf32>) -> (tensor<2xf32>, !ascend.ctrl)
+  return %x#0 : tensor<2xf32>
+}"#,
+    )
+    .unwrap();
+    let problems = try_print_ge(&module, &table()).unwrap_err();
+    assert_eq!(problems.len(), 1);
+    assert_eq!(
+        problems[0].what,
+        "node name \"x\\FF\" is not UTF-8 (printed as `data_0`)"
+    );
+    assert!(
+        problems[0].location.to_string().contains(":2:"),
+        "{:?}",
+        problems[0]
+    );
 }
 
 // ---- diagnostics -------------------------------------------------------------------------
