@@ -7,9 +7,9 @@
 //! that reads back exactly. `.ge -> MLIR -> .ge` is byte-identical for canonical input.
 //!
 //! What the format cannot say (a non-`ascend` op in a graph, a function argument used
-//! without a Data node, a node name that is not UTF-8, ...) is printed as a `#` comment
-//! line and reported, at the op it concerns, by [`try_print_ge`]; `ge-opt --emit ge` makes
-//! each an error.
+//! without a Data node, a node name that is not UTF-8 or is used twice, ...) is printed as
+//! a `#` comment line and reported, at the op it concerns, by [`try_print_ge`];
+//! `ge-opt --emit ge` makes each an error.
 
 use super::{
     floats::FloatKind,
@@ -321,6 +321,14 @@ impl<'t, 'c> Printer<'t, 'c> {
             // `.ge` text is UTF-8: such a name cannot be written, and a made-up one would
             // silently be another graph's node.
             let what = format!("node name {raw} is not UTF-8 (printed as `{node_name}`)");
+            self.problem(o.location(), "  ", what);
+        } else if let Some(given) = string_attr(o, "name").filter(|given| *given != node_name) {
+            // A graph names each node once (the importer rejects a repeat, GE identifies
+            // nodes by name): a second node under the same name cannot be written as itself.
+            let what = format!(
+                "node name `{given}` is taken by an earlier node of the graph (printed as \
+                 `{node_name}`)"
+            );
             self.problem(o.location(), "  ", what);
         }
         let generic = op_name == super::import::GENERIC_OP;

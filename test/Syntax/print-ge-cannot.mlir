@@ -43,3 +43,14 @@ func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
   %x:2 = "ascend.data"(%a) {index = 0 : i64, name = "x"} : (tensor<2xf32>) -> (tensor<2xf32>, !ascend.ctrl)
   return %x#0 : tensor<2xf32>
 }
+
+// -----
+
+// A graph names each node once: a second `x` cannot be written as itself.
+// CHECK: print-ge-cannot.mlir:[[@LINE+4]]:{{[0-9]+}}: error: cannot print as .ge: node name `x` is taken by an earlier node of the graph (printed as `relu_0`)
+// CHECK-NOT: error
+func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %x:2 = "ascend.data"(%a) {index = 0 : i64, name = "x"} : (tensor<2xf32>) -> (tensor<2xf32>, !ascend.ctrl)
+  %r:2 = "ascend.relu"(%x#0) {name = "x"} : (tensor<2xf32>) -> (tensor<2xf32>, !ascend.ctrl)
+  return %r#0 : tensor<2xf32>
+}
