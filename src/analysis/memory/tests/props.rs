@@ -9,11 +9,12 @@ use crate::analysis::memory::graph_lint::{input_types, lint, LintRw};
 use crate::analysis::memory::hccl_continuous_memcpy::plan_hccl_continuous_memcpy;
 use crate::analysis::memory::hccl_memcpy::plan_hccl_memcpy;
 use crate::analysis::memory::model::{Atomic, GraphId, MemGraph, NodeId, Origin, OutPort, ROOT};
-use crate::analysis::memory::plan::apply;
+use crate::analysis::memory::plan::{apply, Edit, Rule};
 use crate::analysis::memory::rw_conflict::{near_subgraph, plan_rw_conflict};
 use crate::analysis::memory::rw_types::{decide, mark_subgraphs, Conflict, OutputRw};
 use crate::analysis::memory::subgraph_isolate::plan_subgraph_isolate;
 use crate::analysis::memory::{plan_pipeline, plan_pipeline_every_round};
+use std::collections::HashMap;
 
 const SEEDS: u64 = 400;
 
@@ -278,9 +279,44 @@ fn pipeline_properties_on_random_graphs() {
         g.check_consistency()
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
 
-        // Replaying the plans on the input gives the planned graph.
+        // Replaying the plans on the input gives the planned graph. On the way, each
+        // Identity the RW pass put before a subgraph NetOutput (B.5) is judged on the graph
+        // as it was just before that step: GE marks the subgraph boundaries before it walks
+        // the nodes (B.8), and our fixpoint rounds mark them again at each round's start, so
+        // the walk after it (a split Identity, a copy before the parent's consumer) may
+        // change what the final graph would say.
         let mut replay = g0.clone();
+        let mut needed_before_its_step: HashMap<NodeId, bool> = HashMap::new();
         for p in &plans {
+            for (k, step) in p.steps.iter().enumerate() {
+                let Edit::InsertIdentityAfter {
+                    new,
+                    producer,
+                    consumers,
+                    ..
+                } = &step.edit
+                else {
+                    continue;
+                };
+                let (Rule::SubgraphOutputWritable, [no]) = (step.rule, consumers.as_slice()) else {
+                    continue;
+                };
+                let mut before = replay.clone();
+                let mut prefix = p.clone();
+                prefix.steps.truncate(k);
+                apply(&mut before, &prefix)
+                    .unwrap_or_else(|e| panic!("seed {seed}: apply a prefix of {}: {e}", p.pass));
+                let (rw, _) = mark_subgraphs(&before)
+                    .unwrap_or_else(|e| panic!("seed {seed}: marking before a B.5 step: {e}"));
+                let parent = before.parent_of(no.node).unwrap();
+                let pi = before.node(no.node).inputs[no.index as usize]
+                    .parent_index
+                    .unwrap();
+                let needed = rw.output_type(&before, producer.node, producer.index)
+                    == OutputRw::Writeable
+                    && !rw.judge_optimizable_by_parent(&before, parent, pi);
+                needed_before_its_step.insert(*new, needed);
+            }
             apply(&mut replay, p).unwrap_or_else(|e| panic!("seed {seed}: apply {}: {e}", p.pass));
         }
         assert_eq!(dump(&replay), dump(&g), "seed {seed}");
@@ -345,12 +381,7 @@ fn pipeline_properties_on_random_graphs() {
             );
             let c = cs[0];
             let needed = if g.is_subgraph_net_output(c.node) {
-                let parent = g.parent_of(c.node).unwrap();
-                let pi = g.node(c.node).inputs[c.index as usize]
-                    .parent_index
-                    .unwrap();
-                rw.output_type(&g, p.node, p.index) == OutputRw::Writeable
-                    && !rw.judge_optimizable_by_parent(&g, parent, pi)
+                needed_before_its_step.get(&id) == Some(&true)
             } else {
                 decide(
                     rw.output_type(&g, p.node, p.index),
