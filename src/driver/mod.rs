@@ -310,7 +310,7 @@ impl<'a> Driver<'a> {
                     for problem in &problems {
                         crate::ir::external_pass::emit_error(
                             problem.location,
-                            &format!("cannot print as .ge: {}", problem.what),
+                            &format!("cannot print as .ge: {}", problem.message),
                         );
                     }
                     self.flush(collector, diagnostics);

@@ -2,6 +2,7 @@
 //! it has none) so a pass can turn them into a located diagnostic.
 
 use crate::dialect::ArityError;
+use melior::ir::{operation::OperationLike, Location, OperationRef};
 use std::fmt;
 
 /// Why an IR helper refused to change the IR. The IR is left unchanged when one of these
@@ -75,3 +76,27 @@ impl fmt::Display for IrError {
 }
 
 impl std::error::Error for IrError {}
+
+/// An error with the location it is about: what a pass or the `.ge` printer reports as an
+/// MLIR diagnostic at the op (or function) it concerns.
+#[derive(Clone, Debug)]
+pub struct LocatedError<'c> {
+    pub location: Location<'c>,
+    pub message: String,
+}
+
+impl<'c> LocatedError<'c> {
+    pub fn new(location: Location<'c>, message: impl Into<String>) -> Self {
+        LocatedError {
+            location,
+            message: message.into(),
+        }
+    }
+
+    pub fn at(op: OperationRef<'c, '_>, message: impl Into<String>) -> Self {
+        LocatedError {
+            location: op.location(),
+            message: message.into(),
+        }
+    }
+}

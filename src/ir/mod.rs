@@ -36,7 +36,7 @@ pub mod source;
 #[cfg(test)]
 mod test_util;
 
-pub use error::IrError;
+pub use error::{IrError, LocatedError};
 pub use graph::{
     kahn_order, subgraph_refs, EdgeKind, FuncGraph, GraphNode, NodeKind, ParentLink, SubgraphEntry,
     SubgraphRef, SubgraphTree,

@@ -16,4 +16,4 @@ pub mod types;
 
 pub use diagnostics::{Diagnostic, GeDiagnostics};
 pub use import::{import_ge, import_ge_bytes, import_ge_bytes_with_table, import_ge_with_table};
-pub use print::{print_ge, try_print_ge, PrintProblem};
+pub use print::{print_ge, try_print_ge};

@@ -17,6 +17,7 @@ use super::{
     types::{self, Element},
 };
 use crate::dialect::{op_table, OpTable};
+use crate::ir::LocatedError;
 use melior::ir::{
     attribute::{
         ArrayAttribute, BoolAttribute, DenseElementsAttribute, FlatSymbolRefAttribute,
@@ -41,18 +42,12 @@ pub fn print_ge_with_table(module: &Module, table: &OpTable) -> String {
     printer.out
 }
 
-/// What `.ge` cannot express, and the op (or function) it concerns.
-#[derive(Debug)]
-pub struct PrintProblem<'c> {
-    pub location: Location<'c>,
-    pub what: String,
-}
-
-/// Like [`print_ge`], but an error listing what could not be expressed in `.ge`.
+/// Like [`print_ge`], but an error listing what could not be expressed in `.ge`, each at the
+/// op (or function) it concerns.
 pub fn try_print_ge<'c>(
     module: &Module<'c>,
     table: &OpTable,
-) -> Result<String, Vec<PrintProblem<'c>>> {
+) -> Result<String, Vec<LocatedError<'c>>> {
     let mut printer = Printer::new(table);
     printer.module(module);
     if printer.problems.is_empty() {
@@ -118,7 +113,7 @@ const CTRL: &str = "!ascend.ctrl";
 struct Printer<'t, 'c> {
     table: &'t OpTable,
     out: String,
-    problems: Vec<PrintProblem<'c>>,
+    problems: Vec<LocatedError<'c>>,
     /// MLIR's spelling of each type seen: printing a type through the C API costs far more
     /// than a lookup, and a graph has few distinct types.
     types: HashMap<Type<'c>, String>,
@@ -145,7 +140,10 @@ impl<'t, 'c> Printer<'t, 'c> {
     fn problem(&mut self, location: Location<'c>, indent: &str, what: String) {
         self.out
             .push_str(&format!("{indent}# cannot print: {what}\n"));
-        self.problems.push(PrintProblem { location, what });
+        self.problems.push(LocatedError {
+            location,
+            message: what,
+        });
     }
 
     fn module(&mut self, module: &Module<'c>) {

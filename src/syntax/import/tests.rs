@@ -415,7 +415,7 @@ fn printer_reports_a_node_name_that_is_not_utf8_at_its_op() {
     let problems = try_print_ge(&module, &table()).unwrap_err();
     assert_eq!(problems.len(), 1);
     assert_eq!(
-        problems[0].what,
+        problems[0].message,
         "node name \"x\\FF\" is not UTF-8 (printed as `data_0`)"
     );
     assert!(

@@ -106,21 +106,7 @@ pub const FIXED_ADDR_INDEX: &str = "_alloc_fixed_addr_index";
 /// Ours: the op's kernel cannot refresh IO addresses (GE: the custom kernel lib).
 pub const ADDRESS_UNREFRESHABLE: &str = "_address_unrefreshable";
 
-/// An error with the location it is about.
-#[derive(Clone, Debug)]
-pub struct LocatedError<'c> {
-    pub location: Location<'c>,
-    pub message: String,
-}
-
-impl<'c> LocatedError<'c> {
-    pub fn at(op: OperationRef<'c, '_>, message: impl Into<String>) -> Self {
-        LocatedError {
-            location: op.location(),
-            message: message.into(),
-        }
-    }
-}
+pub use crate::ir::LocatedError;
 
 /// The model of a module plus the way back from model ids to ops.
 pub struct IrModel<'c, 'a> {

@@ -42,8 +42,8 @@ use crate::{
 };
 use melior::{
     ir::{
-        attribute::ArrayAttribute, operation::OperationLike, Attribute, Identifier, Location,
-        OperationRef, Value,
+        attribute::ArrayAttribute, operation::OperationLike, Attribute, Identifier, OperationRef,
+        Value,
     },
     ContextRef,
 };
@@ -99,10 +99,7 @@ pub struct Applied {
 }
 
 /// A located failure of the write-back (an IR invariant the view relied on did not hold).
-pub struct ApplyError<'c> {
-    pub location: Location<'c>,
-    pub message: String,
-}
+pub type ApplyError<'c> = crate::ir::LocatedError<'c>;
 
 /// Applies `alloc` (decided on `model.graph`) to the IR. `explain` writes the
 /// `ascend.stream_reason` attributes.

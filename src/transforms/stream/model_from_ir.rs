@@ -124,20 +124,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
 }
 
 /// A located failure to build the view.
-#[derive(Debug)]
-pub struct ModelError<'c> {
-    pub location: Location<'c>,
-    pub message: String,
-}
-
-impl<'c> ModelError<'c> {
-    fn new(location: Location<'c>, message: impl Into<String>) -> Self {
-        Self {
-            location,
-            message: message.into(),
-        }
-    }
-}
+pub type ModelError<'c> = crate::ir::LocatedError<'c>;
 
 /// Builds the view of the graph rooted at function `root` of the module whose body is
 /// `body`; `module_location` locates module-level errors.
