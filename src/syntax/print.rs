@@ -213,7 +213,7 @@ impl<'t, 'c> Printer<'t, 'c> {
             self.out.push_str("}\n");
             return;
         };
-        let names = self.node_names(&block);
+        let (names, not_kept) = self.node_names(&block);
         let mut op = block.first_operation();
         while let Some(o) = op {
             let op_name = o.name().as_string_ref().as_str().unwrap_or("?").to_string();
@@ -227,7 +227,7 @@ impl<'t, 'c> Printer<'t, 'c> {
                         .push_str(&format!("  return {}\n", refs.join(", ")));
                 }
             } else if op_name.starts_with("ascend.") {
-                self.node(&names, &o, &op_name);
+                self.node(&names, &not_kept, &o, &op_name);
             } else {
                 self.problem(
                     o.location(),
@@ -240,8 +240,9 @@ impl<'t, 'c> Printer<'t, 'c> {
         self.out.push_str("}\n");
     }
 
-    /// Node names: the `name` attribute, else (or when taken) `<mnemonic>_<n>`.
-    fn node_names(&self, block: &BlockRef) -> HashMap<usize, String> {
+    /// Node names: the `name` attribute, else (or when taken) `<mnemonic>_<n>`; and, for the
+    /// nodes whose `name` could not be kept, why (a problem to report at the node).
+    fn node_names(&self, block: &BlockRef) -> (HashMap<usize, String>, HashMap<usize, String>) {
         let mut ops = Vec::new();
         let mut op = block.first_operation();
         while let Some(o) = op {
@@ -253,8 +254,11 @@ impl<'t, 'c> Printer<'t, 'c> {
         let mut used: HashSet<String> = HashSet::new();
         let mut counters: HashMap<String, usize> = HashMap::new();
         let mut names = HashMap::new();
+        let mut not_kept = HashMap::new();
         for o in &ops {
-            let given = string_attr(o, "name").filter(|n| used.insert(n.clone()));
+            let attr = string_attr(o, "name");
+            let given = attr.clone().filter(|n| used.insert(n.clone()));
+            let kept = given.is_some();
             let chosen = given.unwrap_or_else(|| {
                 let full = o
                     .name()
@@ -274,9 +278,27 @@ impl<'t, 'c> Printer<'t, 'c> {
                     }
                 }
             });
+            if !kept {
+                // `.ge` text is UTF-8, and a graph names each node once (the importer rejects
+                // a repeat, GE identifies nodes by name): a made-up name would silently be
+                // another node.
+                let why = match (attr, non_utf8_string_attr(o, "name")) {
+                    (Some(taken), _) => Some(format!(
+                        "node name `{taken}` is taken by an earlier node of the graph (printed \
+                         as `{chosen}`)"
+                    )),
+                    (None, Some(raw)) => Some(format!(
+                        "node name {raw} is not UTF-8 (printed as `{chosen}`)"
+                    )),
+                    (None, None) => None,
+                };
+                if let Some(why) = why {
+                    not_kept.insert(op_key(o), why);
+                }
+            }
             names.insert(op_key(o), chosen);
         }
-        names
+        (names, not_kept)
     }
 
     fn value_ref(
@@ -313,21 +335,16 @@ impl<'t, 'c> Printer<'t, 'c> {
         format!("\"<arg{arg}>\"")
     }
 
-    fn node(&mut self, names: &HashMap<usize, String>, o: &OperationRef<'c, '_>, op_name: &str) {
+    fn node(
+        &mut self,
+        names: &HashMap<usize, String>,
+        not_kept: &HashMap<usize, String>,
+        o: &OperationRef<'c, '_>,
+        op_name: &str,
+    ) {
         let node_name = names.get(&op_key(o)).cloned().unwrap_or_default();
-        if let Some(raw) = non_utf8_string_attr(o, "name") {
-            // `.ge` text is UTF-8: such a name cannot be written, and a made-up one would
-            // silently be another graph's node.
-            let what = format!("node name {raw} is not UTF-8 (printed as `{node_name}`)");
-            self.problem(o.location(), "  ", what);
-        } else if let Some(given) = string_attr(o, "name").filter(|given| *given != node_name) {
-            // A graph names each node once (the importer rejects a repeat, GE identifies
-            // nodes by name): a second node under the same name cannot be written as itself.
-            let what = format!(
-                "node name `{given}` is taken by an earlier node of the graph (printed as \
-                 `{node_name}`)"
-            );
-            self.problem(o.location(), "  ", what);
+        if let Some(why) = not_kept.get(&op_key(o)) {
+            self.problem(o.location(), "  ", why.clone());
         }
         let generic = op_name == super::import::GENERIC_OP;
         let def = self.table.by_op_name(op_name);
