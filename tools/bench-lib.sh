@@ -52,8 +52,8 @@ bench_ops() { grep -c ' = "ascend\.' "$1" || true; }
 # The machine a table was measured on. Free page reporting (a VM's balloon handing the
 # guest's free memory back to the host) makes a page new to a process cost a host fault
 # too: a 1M-op run needs far more of those than a 10k one, so the growth exponents depend
-# on it (README, "Page faults"). `min_free_ms` (how long a block stays free before it is
-# reported) is not in every kernel.
+# on it (README, "Where the growth comes from"). `min_free_ms` (how long a block stays
+# free before it is reported) is not in every kernel.
 bench_machine() {
     local p=/sys/module/page_reporting/parameters reporting=off
     if [[ -r $p/page_reporting_order ]]; then
