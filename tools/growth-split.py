@@ -84,13 +84,15 @@ def in_verification(pass_symbol):
     return select
 
 
-def count(path, select):
-    """The selected samples: the total and each part's."""
-    parts = {"uniquer": 0, "faults": 0, "rest": 0}
+def count(path, selectors):
+    """For each selector, in one read of the dump: the selected samples' total and each
+    part's."""
+    counts = [{"uniquer": 0, "faults": 0, "rest": 0} for _ in selectors]
     for stack in samples(path):
-        if select(stack):
-            parts[part_of(stack)] += 1
-    return sum(parts.values()), parts
+        for select, parts in zip(selectors, counts):
+            if select(stack):
+                parts[part_of(stack)] += 1
+    return [(sum(parts.values()), parts) for parts in counts]
 
 
 def main():
@@ -127,15 +129,18 @@ def main():
         print(f"{label:<12} samples big {big_total} small/run {small_total / a.small_runs:.1f} | "
               + " | ".join(cells) + f" | share big: {shares}")
 
-    big_total, big = count(a.big, in_pass(a.pass_symbol))
-    small_total, small = count(a.small, in_pass(a.pass_symbol))
+    selectors = [in_pass(a.pass_symbol)]
+    if a.verifier:
+        selectors.append(in_verification(a.pass_symbol))
+    big_counts = count(a.big, selectors)
+    small_counts = count(a.small, selectors)
+    (big_total, big), (small_total, small) = big_counts[0], small_counts[0]
     if big_total == 0 or small_total == 0:
         sys.exit(f"growth-split.py: no samples inside '{a.pass_symbol}' (wrong --pass?)")
     report(a.label, big_total, big, small_total, small)
     if not a.verifier:
         return
-    vbig_total, vbig = count(a.big, in_verification(a.pass_symbol))
-    vsmall_total, vsmall = count(a.small, in_verification(a.pass_symbol))
+    (vbig_total, vbig), (vsmall_total, vsmall) = big_counts[1], small_counts[1]
     if vbig_total == 0 or vsmall_total == 0:
         sys.exit("growth-split.py: no samples of a verification after the pass (recorded "
                  "with --verify-each=false?)")
