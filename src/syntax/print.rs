@@ -283,9 +283,9 @@ impl<'t, 'c> Printer<'t, 'c> {
                 // a repeat, GE identifies nodes by name): a made-up name would silently be
                 // another node.
                 let why = match (attr, non_utf8_string_attr(o, "name")) {
-                    (Some(taken), _) => Some(format!(
-                        "node name `{taken}` is taken by an earlier node of the graph (printed \
-                         as `{chosen}`)"
+                    (Some(repeated), _) => Some(format!(
+                        "node name `{repeated}` is taken by an earlier node of the graph \
+                         (printed as `{chosen}`)"
                     )),
                     (None, Some(raw)) => Some(format!(
                         "node name {raw} is not UTF-8 (printed as `{chosen}`)"
