@@ -391,14 +391,21 @@ fn printer_names_unnamed_ops_and_reports_what_it_cannot_print() {
         text,
         "graph main {\n  data_0 = Data() {index = 0} : f32[2]\n  relu_1 = Relu(data_0) : f32[2]\n  relu_0 = Relu(relu_1, ^data_0) : f32[2]\n  # cannot print: `relu_2` uses function argument 0 directly; .ge reads graph inputs through Data nodes\n  relu_2 = Relu(\"<arg0>\") : f32[2]\n  return relu_0\n}\n"
     );
-    let problems = try_print_ge(&module, &table()).unwrap_err();
-    assert_eq!(problems.len(), 1);
     // Reported at the op that uses the argument (line 5 of the text above).
+    only_problem_at_line(&module, 5);
+}
+
+/// The one thing `try_print_ge` reports for `module`, after checking it is located on `line`.
+fn only_problem_at_line(module: &Module, line: usize) -> String {
+    let problems = try_print_ge(module, &table()).unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let at = format!(":{line}:");
     assert!(
-        problems[0].location.to_string().contains(":5:"),
+        problems[0].location.to_string().contains(&at),
         "{:?}",
         problems[0]
     );
+    problems[0].message.clone()
 }
 
 #[test]
@@ -412,16 +419,9 @@ fn printer_reports_a_node_name_that_is_not_utf8_at_its_op() {
 }"#,
     )
     .unwrap();
-    let problems = try_print_ge(&module, &table()).unwrap_err();
-    assert_eq!(problems.len(), 1);
     assert_eq!(
-        problems[0].message,
+        only_problem_at_line(&module, 2),
         "node name \"x\\FF\" is not UTF-8 (printed as `data_0`)"
-    );
-    assert!(
-        problems[0].location.to_string().contains(":2:"),
-        "{:?}",
-        problems[0]
     );
 }
 
