@@ -14,7 +14,11 @@ pub mod dialect;
 pub mod driver;
 pub mod ir;
 #[deny(unsafe_code)]
+pub mod lowering;
+#[deny(unsafe_code)]
 pub mod pipeline;
+/// The ACL loader (`runtime::acl`) is the one place of this module allowed `unsafe`.
+pub mod runtime;
 #[deny(unsafe_code)]
 pub mod syntax;
 #[deny(unsafe_code)]

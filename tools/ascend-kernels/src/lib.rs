@@ -1,0 +1,95 @@
+//! The numeric kernels of the GE op types ge-mlir executes, shared by the device simulator
+//! (`tools/ascend-sim`, behind `aclopExecuteV2`) and the reference interpreter
+//! (`ge_mlir::runtime::reference`). One implementation for both sides is what makes a
+//! bit-for-bit comparison meaningful: a mismatch can only come from the schedule, the memory
+//! plan or the task lists, never from two kernels rounding differently.
+//!
+//! This crate links no MLIR and no ACL: it works on byte buffers with a dtype and a shape.
+//!
+//! Contract (fixed; the simulator and the interpreter are written against it):
+//! * [`execute`] runs op `op_type` on `inputs`, writing every byte of every output;
+//! * outputs arrive with their dtype and dims set (from the compiled graph), and their
+//!   byte length is at least `dims.product() * dtype.size()`;
+//! * an op type without a kernel is [`KernelError::NotFound`] (the simulator maps it to
+//!   `ACL_ERROR_OP_NOT_FOUND`); wrong arity, dtype or shape is [`KernelError::Invalid`];
+//! * kernels are deterministic and single-threaded: the same inputs give the same bytes.
+
+pub mod types;
+
+pub use types::{AttrValue, Attrs, DType, TensorMut, TensorRef};
+
+/// Why a kernel could not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KernelError {
+    /// No kernel for this op type (`ACL_ERROR_OP_NOT_FOUND`, 100024).
+    NotFound(String),
+    /// The op exists but these inputs, outputs or attributes are not valid for it.
+    Invalid(String),
+}
+
+impl std::fmt::Display for KernelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KernelError::NotFound(op) => write!(f, "no kernel for op type `{op}`"),
+            KernelError::Invalid(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+/// What a kernel costs, for the simulator's timing model.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Cost {
+    /// Arithmetic operations (a multiply-add counts 2).
+    pub flops: f64,
+    /// Bytes read plus bytes written.
+    pub bytes: f64,
+}
+
+/// Runs `op_type` (GE's type name: `MatMul`, `Add`, `HcomAllReduce` is *not* a kernel: the
+/// simulator's HCCL does collectives) on `inputs`, writing `outputs`.
+pub fn execute(
+    op_type: &str,
+    attrs: &Attrs,
+    inputs: &[TensorRef<'_>],
+    outputs: &mut [TensorMut<'_>],
+) -> Result<(), KernelError> {
+    let _ = (attrs, inputs, outputs);
+    Err(KernelError::NotFound(op_type.to_owned()))
+}
+
+/// Whether [`execute`] has a kernel for `op_type`.
+pub fn has_kernel(op_type: &str) -> bool {
+    let _ = op_type;
+    false
+}
+
+/// The cost of running `op_type` on these tensors (defined for every op type, kernel or not:
+/// an unknown op costs its bytes).
+pub fn cost(op_type: &str, inputs: &[TensorRef<'_>], outputs: &[TensorMut<'_>]) -> Cost {
+    let _ = op_type;
+    let bytes = inputs.iter().map(|t| t.data.len()).sum::<usize>()
+        + outputs.iter().map(|t| t.data.len()).sum::<usize>();
+    Cost {
+        flops: 0.0,
+        bytes: bytes as f64,
+    }
+}
+
+/// The `--opaque-kernels` fallback: every output byte is a deterministic hash of the op
+/// type, the output index and all input bytes. Not a computation, only a stand-in that
+/// still lets the schedule be checked (a read of stale bytes still changes the result).
+pub fn opaque(op_type: &str, inputs: &[TensorRef<'_>], outputs: &mut [TensorMut<'_>]) {
+    let _ = (op_type, inputs, outputs);
+}
+
+/// Deterministic contents for a tensor nobody supplied: a user input without `--input`, a
+/// Variable's initial value. `seed` and `name` pick the stream of values; floats are drawn
+/// from [-1, 1), integers from [0, 8), bools from {0, 1}. Both the runtime and the
+/// reference interpreter call this, so they start from the same bytes.
+pub fn seeded_fill(seed: u64, name: &str, dtype: DType, dims: &[i64]) -> Vec<u8> {
+    let _ = (seed, name);
+    let n: i64 = dims.iter().product();
+    vec![0; n.max(0) as usize * dtype.size()]
+}
