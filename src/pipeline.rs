@@ -22,6 +22,7 @@
 pub mod aliases;
 mod build;
 pub mod options;
+pub mod reference;
 pub mod statistics;
 pub mod text;
 
@@ -67,7 +68,7 @@ pub static PASSES: &[PassInfo] = &[
     PassInfo {
         flag: "ge-mem-plan-pipeline",
         description:
-            "The issue-5 memory passes in GE's order on one model (inplace-support-check, \
+            "The static-plan memory passes in GE's order on one model (inplace-support-check, \
                       mem-layout-conflict, mem-inplace, mem-assign, set-io-offset): their output, \
                       attributes written once per op",
         options: memory::mem_plan_pipeline::OPTIONS,

@@ -2,7 +2,7 @@
 # Growth floor: how fast does the time of the simplest pass that annotates every op grow on
 # this machine, next to our passes, measured side by side in one run?
 #
-# Issues 4 and 5 ask a pass's own time to grow no faster than n^1.10 from 10k to 1M ops.
+# The target: a pass's own time grows no faster than n^1.10 from 10k to 1M ops.
 # Any pass that writes an attribute on every op pays MLIR's write-back: one new attribute
 # dictionary per op, uniqued in a context-wide table that grows to millions of entries,
 # then MLIR's verification of the module. `--ascend-topo-order` does nothing else (a walk
@@ -10,8 +10,8 @@
 # for such a pass here. For every family and size, best of RUNS, each pass's own time from
 # MLIR's timing report:
 #   floor    ge-opt FILE --ascend-topo-order                    (the floor pass)
-#   stream   ge-opt FILE --stream-alloc=$STREAM_OPTIONS           (issue 4)
-#   plan     ge-opt FILE --ge-mem-plan-pipeline                  (issue 5)
+#   stream   ge-opt FILE --stream-alloc=$STREAM_OPTIONS           (streams)
+#   plan     ge-opt FILE --ge-mem-plan-pipeline                  (the static plan)
 # `k` columns are growth exponents from the first size. With VERIFY=false (the default)
 # MLIR's verifier does not run after the passes (`own` in the other scripts); VERIFY=true
 # includes it.

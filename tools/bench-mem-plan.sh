@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue-5 benchmark: the symbol-level memory passes (--inplace-support-check,
+# Static-plan benchmark: the symbol-level memory passes (--inplace-support-check,
 # --mem-layout-conflict, --mem-inplace, --mem-assign, --set-io-offset), by default fused in
 # --ge-mem-plan-pipeline (one model, one write-back, one verification; the same output IR
 # as the five flags, see test/Transforms/Memory/mem-plan-fused.test), against stock
@@ -61,7 +61,7 @@ mkdir -p "$OUT"
 errors="$OUT/mem-plan-errors.log"
 : >"$errors"
 
-# pass_seconds STDERR: the sum of the issue-5 passes' wall times in a timing report, then
+# pass_seconds STDERR: the sum of the static-plan passes' wall times in a timing report, then
 # each pass's own.
 pass_seconds() {
     awk -v names="${REPORT_NAMES[*]}" '

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory-pass benchmark (issue 3): `ge-opt --ge-memory-pipeline` (the five memory passes in
+# Memory-pass benchmark: `ge-opt --ge-memory-pipeline` (the five memory passes in
 # GE's order, then GraphLint, then printing) against stock `mlir-opt` parsing and printing
 # the same file, on generated graphs.
 #
@@ -8,7 +8,7 @@
 #   ge-opt $PIPELINE FILE.mlir -o /dev/null    (its W18888 warnings are rendered to a temp file)
 # Wall time (microsecond clock), peak RSS and CPU time (/usr/bin/time); each cell is the best
 # of $RUNS runs. Prints
-# time and RSS ratios (ge-opt / mlir-opt; the issue's target is <= 2.00 for both; `cpu x` is
+# time and RSS ratios (ge-opt / mlir-opt; the target is <= 2.00 for both; `cpu x` is
 # the same ratio in user+sys CPU time, which a busy machine disturbs less than wall time), the
 # spread of the time ratio over the runs (each run's ge-opt time over the mlir-opt time
 # measured right before it: min-max), and the growth exponent of ge-opt's time between

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Stream-allocation benchmark: `ge-opt --stream-alloc` against stock `mlir-opt` parsing and
-# printing the same file (issue 4: the pass should cost no more than reading the graph).
+# printing the same file (the target: the pass should cost no more than reading the graph).
 #
 # For every family and size, generates FILE.mlir with ge-gen (into bench-out/) and
 # measures, round-robin and best of RUNS:

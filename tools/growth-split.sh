@@ -2,7 +2,7 @@
 # Where a pass's growth comes from: MLIR's attribute uniquer, the kernel's page faults or
 # our own code.
 #
-# Issues 4 and 5 ask a pass to grow no faster than n^1.10 from 10k to 1M ops. The benchmark
+# The target: a pass grows no faster than n^1.10 from 10k to 1M ops. The benchmark
 # scripts time the whole pass; this one samples it (perf, call graphs) on the small graph
 # SMALL_RUNS times and on the big graph once, with the profiling build, and splits the
 # samples inside the pass into those under MLIR's `StorageUniquer` (uniquing the attribute

@@ -2,6 +2,7 @@
 //! queries passes use.
 
 pub mod context;
+pub mod doc_gen;
 pub mod irdl_gen;
 pub mod op_view;
 pub mod semantics;

@@ -83,6 +83,16 @@ impl PassStatistics {
         fresh
     }
 
+    /// Every registered counter's name and description, in pipeline and registration
+    /// order (the pass reference lists them).
+    pub fn registered(&self) -> Vec<(String, String)> {
+        self.lock()
+            .iter()
+            .flat_map(|instance| &instance.statistics)
+            .map(|stat| (stat.name.to_owned(), stat.description.to_owned()))
+            .collect()
+    }
+
     /// The report in MLIR's list format; empty when no pass registered a statistic.
     pub fn render(&self) -> String {
         let instances = self.lock();

@@ -51,7 +51,7 @@ use plan::Plan;
 /// Upper bound on pipeline rounds (see [`plan_pipeline`]).
 pub const MAX_PIPELINE_ROUNDS: usize = 4;
 
-/// Run passes 1-5 of issue 3 in GE's order on `g` (left in the final state) and return
+/// Run the five conflict passes in GE's order on `g` (left in the final state) and return
 /// their plans in execution order: hccl-memcpy, hccl-continuous-memcpy, subgraph-isolate,
 /// atomic-addr-clean, mem-rw-conflict. GraphLint (`graph_lint::lint`) runs after them.
 ///

@@ -1,7 +1,7 @@
 //! Attribute writes collected per node and written once per op.
 //!
 //! Setting attributes one by one (`mlirOperationSetAttributeByName`) builds and uniques a
-//! new attribute dictionary per call. The issue-5 passes write one to four attributes on
+//! new attribute dictionary per call. The static-plan passes write one to four attributes on
 //! most ops (`_inplace_support_input_index`, `reuse_input_index`, `output_offset`,
 //! `input_offset`, ...), and the fused `--ge-mem-plan-pipeline` writes all of them: a batch
 //! collects `(node, name, value)` and [`AttrBatch::flush`] makes one dictionary update per

@@ -1,4 +1,4 @@
-//! `--ge-mem-plan-pipeline`: the issue-5 passes in GE's order on one model.
+//! `--ge-mem-plan-pipeline`: the static-plan passes in GE's order on one model.
 //!
 //! inplace-support-check, mem-layout-conflict, mem-inplace, mem-assign, set-io-offset: the
 //! same decisions, remarks and output IR as running the five flags in that order (a lit

@@ -1,4 +1,4 @@
-//! The memory read/write conflict passes of issue 3 as `ge-opt` passes.
+//! The memory read/write conflict passes as `ge-opt` passes.
 //!
 //! Each pass is the same three steps, around a decision engine of
 //! [`crate::analysis::memory`]:
@@ -25,7 +25,7 @@
 //! | `--graph-lint` | GraphLint (W18888) | [`graph_lint`] |
 //! | `--mem-symbols` | GetRefMapping, printed (debug) | [`mem_symbols`] |
 //! | `--ge-memory-pipeline` | the five in GE's order, then the lint | [`pipeline`] |
-//! | `--ge-mem-plan-pipeline` | the issue-5 passes on one model | [`mem_plan_pipeline`] |
+//! | `--ge-mem-plan-pipeline` | the static-plan passes on one model | [`mem_plan_pipeline`] |
 //!
 //! Every pass runs on the `builtin.module` (GE passes see the root graph with all its
 //! subgraphs) and takes `root=<func>` (default `main`) and `remarks=<bool>`: with

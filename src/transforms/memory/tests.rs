@@ -123,7 +123,7 @@ fn assert_same(planned: &MemGraph, read_back: &MemGraph, what: &str) {
 
 type Planner = fn(&mut MemGraph) -> Result<Vec<Plan>, MemError>;
 
-/// The issue-5 passes (attribute marks, layout copies, zero-copy copies).
+/// The static-plan passes (attribute marks, layout copies, zero-copy copies).
 fn layout_stages() -> Vec<(&'static str, Planner)> {
     use crate::analysis::memory::{
         inplace_support::plan_inplace_support_check,
@@ -649,7 +649,7 @@ fn generated_graphs_replay_exactly_and_are_idempotent() {
     let mut invalid = 0;
     for seed in 0..SEEDS {
         let text = GeGen::program(seed);
-        // The issue-5 passes on every other seed: their rules are exercised by their own
+        // The static-plan passes on every other seed: their rules are exercised by their own
         // tests; here they only need to replay exactly, and the full set doubles the time.
         let extra = if seed % 2 == 0 {
             layout_stages()

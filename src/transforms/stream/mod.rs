@@ -1,4 +1,4 @@
-//! Stream allocation in the IR (issue 4): the `stream-alloc` pass, one file per role.
+//! Stream allocation in the IR: the `stream-alloc` pass, one file per role.
 //!
 //! * [`model_from_ir`]: the frozen [`StreamGraph`](crate::analysis::stream::StreamGraph)
 //!   from a module (graphs, nodes, engines, edges, GE attributes);

@@ -1,4 +1,4 @@
-//! `stream-alloc`: GE's multi-stream allocation as an MLIR pass (issue 4).
+//! `stream-alloc`: GE's multi-stream allocation as an MLIR pass.
 //!
 //! The pass runs on the module (it needs the root graph and all its subgraphs):
 //! 1. [`super::model_from_ir`] fills the frozen [`StreamGraph`];

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fused --ge-mem-plan-pipeline against the five issue-5 flags run one by one (used by
+# The fused --ge-mem-plan-pipeline against the five static-plan flags run one by one (used by
 # mem-plan-fused.test): for every family and seed, both must print byte-identical IR, and
 # with remarks on, identical diagnostics; --verify-mem-plan must accept the fused plan.
 # Every fourth seed runs after --stream-alloc (streams and events constrain the plan), every

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Property check of the issue-5 memory passes on ge-gen graphs (used by
+# Property check of the static-plan memory passes on ge-gen graphs (used by
 # mem-plan-generated.test): for every family and seed, the in-place chain and the static
 # plan run (every fourth seed after --stream-alloc, so several streams constrain reuse),
 # --verify-mem-plan must accept the plan, and the plan's peak must lie between its max-live
