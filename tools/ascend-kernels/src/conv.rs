@@ -8,7 +8,7 @@
 //! plus one matrix product per image and group (ndarray / matrixmultiply), in column chunks
 //! so the patch matrix stays small; float dtypes only.
 
-use ndarray::{linalg::general_mat_mul, s, Array2, ArrayView2, ArrayViewMut2};
+use ndarray::{linalg::general_mat_mul, s, ArrayView2, ArrayViewMut2};
 
 use crate::kernel::{Input, Op, Result};
 use crate::layout::permute;
@@ -140,6 +140,41 @@ fn source(
         .filter(|&i| i < extent)
 }
 
+/// One patch-matrix row: tap (ky, kx) of one input plane for output rows `y0..y1`
+/// (padding stays zero).
+fn im2col_row<T: Real>(
+    plane: &[T],
+    dst: &mut [T],
+    g: &ConvGeometry,
+    (y0, y1): (usize, usize),
+    (ky, kx): (usize, usize),
+) {
+    for (r, oy) in (y0..y1).enumerate() {
+        let Some(iy) = source(oy, ky, g.stride.0, g.dilation.0, g.pads[0], g.h) else {
+            continue;
+        };
+        let src = &plane[iy * g.w..(iy + 1) * g.w];
+        let out = &mut dst[r * g.ow..(r + 1) * g.ow];
+        if g.stride.1 == 1 {
+            // Contiguous: the valid output columns read one run of the input row.
+            let first = (g.pads[2]).saturating_sub(kx * g.dilation.1);
+            for (ox, o) in out.iter_mut().enumerate().skip(first) {
+                let ix = ox + kx * g.dilation.1 - g.pads[2];
+                match src.get(ix) {
+                    Some(&v) => *o = v,
+                    None => break,
+                }
+            }
+        } else {
+            for (ox, o) in out.iter_mut().enumerate() {
+                if let Some(ix) = source(ox, kx, g.stride.1, g.dilation.1, g.pads[2], g.w) {
+                    *o = src[ix];
+                }
+            }
+        }
+    }
+}
+
 /// NCHW convolution of `x` with an OIHW `filter`, plus `bias`: NCHW output.
 pub(crate) fn conv_nchw<T: Real>(
     x: &[T],
@@ -154,7 +189,9 @@ pub(crate) fn conv_nchw<T: Real>(
     if out.is_empty() {
         return out;
     }
-    let chunk = (COLS_LIMIT / k.max(1)).clamp(1, p.max(1));
+    // Whole output rows per chunk, so each patch row is a run of contiguous slices.
+    let chunk_rows = (COLS_LIMIT / (k * g.ow).max(1)).clamp(1, g.oh.max(1));
+    let mut cols: Vec<T> = Vec::new();
     for ni in 0..g.n {
         for gi in 0..g.groups {
             let wrows = &filter[gi * ocg * k..(gi + 1) * ocg * k];
@@ -167,29 +204,28 @@ pub(crate) fn conv_nchw<T: Real>(
             else {
                 continue;
             };
-            let mut p0 = 0;
-            while p0 < p {
-                let p1 = (p0 + chunk).min(p);
-                let mut cols = Array2::<T>::zeros((k, p1 - p0));
+            let mut y0 = 0;
+            while y0 < g.oh {
+                let y1 = (y0 + chunk_rows).min(g.oh);
+                let width = (y1 - y0) * g.ow;
+                cols.clear();
+                cols.resize(k * width, T::zero());
                 for ci in 0..icg {
                     let plane = &x[((ni * g.c) + gi * icg + ci) * g.h * g.w..][..g.h * g.w];
                     for ky in 0..g.kh {
                         for kx in 0..g.kw {
                             let row = (ci * g.kh + ky) * g.kw + kx;
-                            for (j, pos) in (p0..p1).enumerate() {
-                                let (oy, ox) = (pos / g.ow, pos % g.ow);
-                                let iy = source(oy, ky, g.stride.0, g.dilation.0, g.pads[0], g.h);
-                                let ix = source(ox, kx, g.stride.1, g.dilation.1, g.pads[2], g.w);
-                                if let (Some(iy), Some(ix)) = (iy, ix) {
-                                    cols[[row, j]] = plane[iy * g.w + ix];
-                                }
-                            }
+                            let dst = &mut cols[row * width..(row + 1) * width];
+                            im2col_row(plane, dst, g, (y0, y1), (ky, kx));
                         }
                     }
                 }
-                let mut target = omat.slice_mut(s![.., p0..p1]);
-                general_mat_mul(T::one(), &wmat, &cols, T::zero(), &mut target);
-                p0 = p1;
+                let Ok(cmat) = ArrayView2::from_shape((k, width), &cols[..]) else {
+                    break;
+                };
+                let mut target = omat.slice_mut(s![.., y0 * g.ow..y1 * g.ow]);
+                general_mat_mul(T::one(), &wmat, &cmat, T::zero(), &mut target);
+                y0 = y1;
             }
         }
     }

@@ -444,3 +444,244 @@ pub(crate) fn ones_like(
 ) -> Result<()> {
     like(op, inputs, outputs, true)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testutil::*;
+    use crate::types::DType;
+
+    fn x23() -> Owned {
+        f32s(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    }
+
+    #[test]
+    fn gather_rows_and_columns() {
+        let idx = i32s(&[3], &[1, 0, 1]);
+        let y = run1("Gather", &[], &[x23(), idx.clone()], DType::F32, &[3, 3]);
+        assert_eq!(y.f32(), [4.0, 5.0, 6.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let idx2 = i64s(&[2, 1], &[2, 0]);
+        let y = run1(
+            "GatherV2",
+            &[],
+            &[x23(), idx2, i32s(&[], &[-1])],
+            DType::F32,
+            &[2, 2, 1],
+        );
+        assert_eq!(y.f32(), [3.0, 1.0, 6.0, 4.0]);
+        let e = fails(
+            "Gather",
+            &[],
+            &[x23(), i32s(&[1], &[2])],
+            &[(DType::F32, vec![1, 3])],
+        );
+        assert!(
+            e.contains("`Gather`: input 1 (indices): index 2 out of range [0, 2) on axis 0"),
+            "{e}"
+        );
+        let e = fails(
+            "Gather",
+            &[],
+            &[x23(), i32s(&[1], &[-1])],
+            &[(DType::F32, vec![1, 3])],
+        );
+        assert!(e.contains("index -1 out of range"), "{e}");
+        let neg = [("negative_index_support", boolean(true))];
+        assert_eq!(
+            run1(
+                "Gather",
+                &neg,
+                &[x23(), i32s(&[1], &[-1])],
+                DType::F32,
+                &[1, 3]
+            )
+            .f32(),
+            [4.0, 5.0, 6.0]
+        );
+        let e = fails(
+            "Gather",
+            &[],
+            &[x23(), f32s(&[1], &[0.0])],
+            &[(DType::F32, vec![1, 3])],
+        );
+        assert!(
+            e.contains("input 1 (indices) must be an integer tensor"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn slice_with_rest_of_dim() {
+        let y = run1(
+            "Slice",
+            &[],
+            &[x23(), i32s(&[2], &[0, 1]), i32s(&[2], &[2, -1])],
+            DType::F32,
+            &[2, 2],
+        );
+        assert_eq!(y.f32(), [2.0, 3.0, 5.0, 6.0]);
+        let e = fails(
+            "Slice",
+            &[],
+            &[x23(), i32s(&[2], &[1, 1]), i32s(&[2], &[2, 1])],
+            &[(DType::F32, vec![2, 1])],
+        );
+        assert!(
+            e.contains("dim 0: offset 1 size 2 out of range for extent 2"),
+            "{e}"
+        );
+        let e = fails(
+            "Slice",
+            &[],
+            &[x23(), i32s(&[1], &[0]), i32s(&[2], &[1, 1])],
+            &[(DType::F32, vec![1, 1])],
+        );
+        assert!(
+            e.contains("input 1 (offsets) has 1 values for rank 2"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn strided_slice_masks_and_negative_steps() {
+        let x = i32s(&[2, 4], &[0, 1, 2, 3, 4, 5, 6, 7]);
+        let ss = |b: &[i32], e: &[i32], s: &[i32]| {
+            let n = b.len() as i64;
+            vec![x.clone(), i32s(&[n], b), i32s(&[n], e), i32s(&[n], s)]
+        };
+        // x[:, 1:4:2]
+        let y = run1(
+            "StridedSlice",
+            &[("begin_mask", int(1)), ("end_mask", int(1))],
+            &ss(&[0, 1], &[0, 4], &[1, 2]),
+            DType::I32,
+            &[2, 2],
+        );
+        assert_eq!(y.i64(), [1, 3, 5, 7]);
+        // x[1, ::-1] (shrink axis 0)
+        let y = run1(
+            "StridedSlice",
+            &[
+                ("shrink_axis_mask", int(1)),
+                ("begin_mask", int(2)),
+                ("end_mask", int(2)),
+            ],
+            &ss(&[1, 0], &[2, 0], &[1, -1]),
+            DType::I32,
+            &[4],
+        );
+        assert_eq!(y.i64(), [7, 6, 5, 4]);
+        // x[..., -2:] and x[:, None, 0]
+        let y = run1(
+            "StridedSlice",
+            &[("ellipsis_mask", int(1))],
+            &ss(&[0, -2], &[0, 100], &[1, 1]),
+            DType::I32,
+            &[2, 2],
+        );
+        assert_eq!(y.i64(), [2, 3, 6, 7]);
+        let attrs = [
+            ("begin_mask", int(1)),
+            ("end_mask", int(1)),
+            ("new_axis_mask", int(2)),
+            ("shrink_axis_mask", int(4)),
+        ];
+        let y = run1(
+            "StridedSlice",
+            &attrs,
+            &ss(&[0, 0, 0], &[0, 0, 1], &[1, 1, 1]),
+            DType::I32,
+            &[2, 1],
+        );
+        assert_eq!(y.i64(), [0, 4]);
+        // Empty result when begin passes end.
+        let y = run1(
+            "StridedSlice",
+            &[],
+            &ss(&[0, 3], &[2, 1], &[1, 1]),
+            DType::I32,
+            &[2, 0],
+        );
+        assert!(y.data.is_empty());
+        let e = fails(
+            "StridedSlice",
+            &[],
+            &ss(&[0, 0], &[1, 1], &[1, 0]),
+            &[(DType::I32, vec![1, 1])],
+        );
+        assert!(e.contains("strides[1] is 0"), "{e}");
+        let e = fails(
+            "StridedSlice",
+            &[("shrink_axis_mask", int(1))],
+            &ss(&[5, 0], &[6, 1], &[1, 1]),
+            &[(DType::I32, vec![1])],
+        );
+        assert!(e.contains("shrink index 5 out of range"), "{e}");
+    }
+
+    #[test]
+    fn pad_tile_fill_like() {
+        let x = f32s(&[1, 2], &[1.0, 2.0]);
+        let p = i32s(&[2, 2], &[1, 0, 0, 1]);
+        assert_eq!(
+            run1("Pad", &[], &[x.clone(), p.clone()], DType::F32, &[2, 3]).f32(),
+            [0.0, 0.0, 0.0, 1.0, 2.0, 0.0]
+        );
+        let y = run1(
+            "PadV2",
+            &[],
+            &[x.clone(), p, f32s(&[], &[9.0])],
+            DType::F32,
+            &[2, 3],
+        );
+        assert_eq!(y.f32(), [9.0, 9.0, 9.0, 1.0, 2.0, 9.0]);
+        let e = fails(
+            "Pad",
+            &[],
+            &[x.clone(), i32s(&[2, 2], &[-1, 0, 0, 0])],
+            &[(DType::F32, vec![0, 2])],
+        );
+        assert!(e.contains("expected [2, 2] non-negative"), "{e}");
+        let y = run1(
+            "Tile",
+            &[],
+            &[x.clone(), i32s(&[2], &[2, 2])],
+            DType::F32,
+            &[2, 4],
+        );
+        assert_eq!(y.f32(), [1.0, 2.0, 1.0, 2.0, 1.0, 2.0, 1.0, 2.0]);
+        let y = run1(
+            "Fill",
+            &[],
+            &[i64s(&[2], &[2, 1]), i32s(&[], &[7])],
+            DType::I32,
+            &[2, 1],
+        );
+        assert_eq!(y.i64(), [7, 7]);
+        let e = fails(
+            "Fill",
+            &[],
+            &[i64s(&[1], &[3]), i32s(&[], &[7])],
+            &[(DType::I32, vec![2])],
+        );
+        assert!(
+            e.contains("input 0 (dims) [3] differ from output dims [2]"),
+            "{e}"
+        );
+        assert_eq!(
+            run1("ZerosLike", &[], &[x.clone()], DType::F32, &[1, 2]).f32(),
+            [0.0, 0.0]
+        );
+        assert_eq!(
+            run1("OnesLike", &[], &[x], DType::F32, &[1, 2]).f32(),
+            [1.0, 1.0]
+        );
+        assert_eq!(
+            run1("OnesLike", &[], &[bf16s(&[1], &[5.0])], DType::BF16, &[1]).f32(),
+            [1.0]
+        );
+        assert_eq!(
+            run1("OnesLike", &[], &[bools(&[1], &[false])], DType::Bool, &[1]).bools(),
+            [true]
+        );
+    }
+}
