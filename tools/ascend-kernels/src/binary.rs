@@ -192,6 +192,7 @@ pub(crate) fn binary(
     let [a, b] = two_inputs(op, inputs)?;
     op.output_count(outputs, 1, 1)?;
     let out = broadcast_dims(op, &a, &b)?;
+    op.expect_output(outputs, 0, a.dtype, &out)?;
     let y = compute(op, &a, &b, &out, f)?;
     op.write(outputs, 0, a.dtype, &out, &y)
 }
@@ -247,6 +248,7 @@ pub(crate) fn compare(
     let [a, b] = two_inputs(op, inputs)?;
     op.output_count(outputs, 1, 1)?;
     let out = broadcast_dims(op, &a, &b)?;
+    op.expect_output(outputs, 0, DType::Bool, &out)?;
     let r = match (a.values(), b.values()) {
         (Values::F32(x), Values::F32(y)) => {
             zip_broadcast(&x, &a.dims, &y, &b.dims, &out, |p, q| f.test(p, q))
@@ -275,6 +277,7 @@ pub(crate) fn logic(
     let [a, b] = two_inputs(op, inputs)?;
     op.output_count(outputs, 1, 1)?;
     let out = broadcast_dims(op, &a, &b)?;
+    op.expect_output(outputs, 0, DType::Bool, &out)?;
     let (Values::Bool(x), Values::Bool(y)) = (a.values(), b.values()) else {
         return Err(op.invalid(format!("inputs must be bool, got {:?}", a.dtype)));
     };
@@ -328,6 +331,7 @@ pub(crate) fn select(
             c.dims
         ))
     })?;
+    op.expect_output(outputs, 0, dtype, &out)?;
     let size = dtype.size();
     let (sc, sa, sb) = (
         broadcast_strides(&cdims, &out),

@@ -301,6 +301,12 @@ pub(crate) fn conv2d(
             )));
         }
     }
+    let dims = if nchw {
+        vec![g.n, g.oc, g.oh, g.ow]
+    } else {
+        vec![g.n, g.oh, g.ow, g.oc]
+    };
+    op.expect_output(outputs, 0, x.dtype, &dims)?;
     let y = match domain(x.dtype) {
         Domain::F32 => run::<f32>(op, x, f, bias, &g, nchw)?,
         Domain::F64 => run::<f64>(op, x, f, bias, &g, nchw)?,
@@ -310,11 +316,6 @@ pub(crate) fn conv2d(
                 x.dtype
             )))
         }
-    };
-    let dims = if nchw {
-        vec![g.n, g.oc, g.oh, g.ow]
-    } else {
-        vec![g.n, g.oh, g.ow, g.oc]
     };
     op.write(outputs, 0, x.dtype, &dims, &y)
 }

@@ -54,6 +54,7 @@ pub(crate) fn gather(
     let mut dims = x.dims[..ax].to_vec();
     dims.extend(&idx.dims);
     dims.extend(&x.dims[ax + 1..]);
+    op.expect_output(outputs, 0, x.dtype, &dims)?;
     let outer = product(&x.dims[..ax]);
     let inner = product(&x.dims[ax + 1..]) * x.dtype.size();
     let mut bytes = Vec::with_capacity(outer * picks.len() * inner);
@@ -152,7 +153,7 @@ pub(crate) fn slice(
         let extent = x.dims[d] as i64;
         let o = off[d];
         let s = if sz[d] == -1 { extent - o } else { sz[d] };
-        if o < 0 || s < 0 || o + s > extent {
+        if o < 0 || s < 0 || o.checked_add(s).is_none_or(|end| end > extent) {
             return Err(op.invalid(format!(
                 "dim {d}: offset {o} size {} out of range for extent {extent}",
                 sz[d]
@@ -172,7 +173,16 @@ struct Stepped {
 }
 
 fn stepped(begin: Option<i64>, end: Option<i64>, stride: i64, extent: i64) -> Stepped {
-    let norm = |v: i64| if v < 0 { v + extent } else { v };
+    // i128: user bounds and strides near the i64 limits must not overflow.
+    let (stride, extent) = (i128::from(stride), i128::from(extent));
+    let norm = |v: i64| {
+        let v = i128::from(v);
+        if v < 0 {
+            v + extent
+        } else {
+            v
+        }
+    };
     let (lo, hi) = if stride > 0 {
         (0, extent)
     } else {
@@ -189,10 +199,13 @@ fn stepped(begin: Option<i64>, end: Option<i64>, stride: i64, extent: i64) -> St
     } else {
         (b - e - stride - 1).div_euclid(-stride)
     };
+    // len <= extent, so these fit; a step is only followed when there are 2+ elements, and
+    // then |step| < extent.
+    let len = len.clamp(0, extent) as usize;
     Stepped {
-        start: b,
-        step: stride,
-        len: len.max(0) as usize,
+        start: b as i64,
+        step: if len > 1 { stride as i64 } else { 0 },
+        len,
     }
 }
 
@@ -318,8 +331,13 @@ pub(crate) fn pad(
         None => vec![0; x.dtype.size()],
     };
     let dims: Vec<usize> = (0..x.rank())
-        .map(|d| x.dims[d] + pads[2 * d] as usize + pads[2 * d + 1] as usize)
-        .collect();
+        .map(|d| {
+            x.dims[d]
+                .checked_add(pads[2 * d] as usize)
+                .and_then(|v| v.checked_add(pads[2 * d + 1] as usize))
+                .ok_or_else(|| op.invalid(format!("input 1 (paddings) {pads:?}: output too large")))
+        })
+        .collect::<Result<_>>()?;
     let size = x.dtype.size();
     let os = strides(&dims);
     let base: usize = (0..x.rank()).map(|d| pads[2 * d] as usize * os[d]).sum();

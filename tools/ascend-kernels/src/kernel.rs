@@ -195,6 +195,19 @@ impl<'a> Op<'a> {
         })
     }
 
+    /// Fails unless output `index` has `dtype`, `dims` and room for them: called before a
+    /// kernel allocates a result whose size comes from the inputs (a broadcast, a product),
+    /// so a wrong graph gets an error instead of a giant allocation.
+    pub fn expect_output(
+        &self,
+        outputs: &mut [TensorMut<'_>],
+        index: usize,
+        dtype: DType,
+        dims: &[usize],
+    ) -> Result<()> {
+        self.output(outputs, index, dtype, dims).map(|_| ())
+    }
+
     /// Output `index`'s dtype and validated dims (for ops whose result shape comes from the
     /// graph: Reshape, Fill).
     pub fn output_desc(

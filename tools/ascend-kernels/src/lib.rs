@@ -268,4 +268,87 @@ mod tests {
         }
         assert!(max_err < 1e-5, "{max_err}");
     }
+
+    #[test]
+    fn hostile_shapes_are_errors_not_panics_or_giant_allocations() {
+        let col = f32s(&[100_000, 1], &vec![0.0; 100_000]);
+        let row = f32s(&[1, 100_000], &vec![0.0; 100_000]);
+        // A 10^10-element broadcast or product with a one-element output buffer.
+        for op in ["Add", "Less", "MatMul"] {
+            let dt = if op == "Less" {
+                DType::Bool
+            } else {
+                DType::F32
+            };
+            let e = fails(op, &[], &[col.clone(), row.clone()], &[(dt, vec![1])]);
+            assert!(
+                e.contains("output 0: dims [1], expected [100000, 100000]"),
+                "{op}: {e}"
+            );
+        }
+        let x = f32s(&[2, 2], &[0.0; 4]);
+        let big = i64::MAX;
+        let e = fails(
+            "Slice",
+            &[],
+            &[x.clone(), i64s(&[2], &[big, 0]), i64s(&[2], &[big, 1])],
+            &[(DType::F32, vec![1, 1])],
+        );
+        assert!(e.contains("out of range"), "{e}");
+        let ss = [
+            x.clone(),
+            i64s(&[1], &[i64::MIN]),
+            i64s(&[1], &[big]),
+            i64s(&[1], &[i64::MIN]),
+        ];
+        assert!(run("StridedSlice", &[], &ss, &[(DType::F32, vec![0, 2])]).is_ok());
+        let ss = [
+            x.clone(),
+            i64s(&[1], &[big]),
+            i64s(&[1], &[i64::MIN]),
+            i64s(&[1], &[big]),
+        ];
+        assert!(run("StridedSlice", &[], &ss, &[(DType::F32, vec![0, 2])]).is_ok());
+        let e = fails(
+            "Pad",
+            &[],
+            &[x.clone(), i64s(&[2, 2], &[big, big, 0, 0])],
+            &[(DType::F32, vec![2, 2])],
+        );
+        assert!(e.contains("output too large"), "{e}");
+        let attrs = [
+            ("data_format", string("NCHW")),
+            ("strides", ints(&[1, 1, 1, 1])),
+            ("pads", ints(&[1 << 40, 1 << 40, 0, 0])),
+        ];
+        let img = f32s(&[1, 1, 2, 2], &[0.0; 4]);
+        let e = fails(
+            "Conv2D",
+            &attrs,
+            &[img, f32s(&[1, 1, 1, 1], &[1.0])],
+            &[(DType::F32, vec![1, 1, 2, 2])],
+        );
+        assert!(e.contains("output 0: dims [1, 1, 2, 2], expected"), "{e}");
+        let e = fails(
+            "Tile",
+            &[],
+            &[x.clone(), i64s(&[2], &[big, big])],
+            &[(DType::F32, vec![2, 2])],
+        );
+        assert!(e.contains("too large") || e.contains("expected"), "{e}");
+        let neg = Owned {
+            dtype: DType::F32,
+            dims: vec![-1],
+            data: vec![],
+        };
+        let e = fails("Relu", &[], &[neg], &[(DType::F32, vec![1])]);
+        assert!(e.contains("input 0 (x): negative dim in [-1]"), "{e}");
+        let huge = Owned {
+            dtype: DType::F32,
+            dims: vec![1 << 40, 1 << 40],
+            data: vec![],
+        };
+        let e = fails("Relu", &[], &[huge], &[(DType::F32, vec![1])]);
+        assert!(e.contains("overflows"), "{e}");
+    }
 }

@@ -190,6 +190,7 @@ fn matmul_common(
             )));
         }
     }
+    op.expect_output(outputs, 0, a.dtype, &g.out_dims())?;
     let y = match domain(a.dtype) {
         Domain::F32 => run::<f32>(op, a, b, bias, &g)?,
         Domain::F64 => run::<f64>(op, a, b, bias, &g)?,

@@ -190,6 +190,12 @@ pub(crate) fn pool(
         wx,
         kind,
     };
+    let dims = if nchw {
+        vec![n, c, plan.wy.out, plan.wx.out]
+    } else {
+        vec![n, plan.wy.out, plan.wx.out, c]
+    };
+    op.expect_output(outputs, 0, x.dtype, &dims)?;
     let y = match x.values() {
         Values::F32(v) => Values::F32(plan.apply(v)),
         Values::F64(v) => Values::F64(plan.apply(v)),
@@ -199,11 +205,6 @@ pub(crate) fn pool(
                 x.dtype
             )))
         }
-    };
-    let dims = if nchw {
-        vec![n, c, plan.wy.out, plan.wx.out]
-    } else {
-        vec![n, plan.wy.out, plan.wx.out, c]
     };
     op.write(outputs, 0, x.dtype, &dims, &y)
 }
