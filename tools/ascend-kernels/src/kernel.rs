@@ -290,6 +290,19 @@ impl<'a> Op<'a> {
             .collect()
     }
 
+    /// One integer per dim of a rank-`rank` tensor (offsets, sizes, multiples).
+    pub fn ints_per_dim(&self, t: &Input<'_>, rank: usize) -> Result<Vec<i64>> {
+        let v = self.int_values(t)?;
+        if v.len() != rank {
+            return Err(self.invalid(format!(
+                "{} has {} values for rank {rank}",
+                t.label(),
+                v.len()
+            )));
+        }
+        Ok(v)
+    }
+
     /// The single integer of a scalar (or one-element) index input (concat_dim, axis).
     pub fn int_scalar(&self, input: &Input<'_>) -> Result<i64> {
         match self.int_values(input)?.as_slice() {

@@ -333,6 +333,35 @@ mod tests {
     }
 
     #[test]
+    fn empty_products() {
+        // K = 0: a sum of nothing is zero.
+        let y = run1(
+            "MatMul",
+            &[],
+            &[f32s(&[2, 0], &[]), f32s(&[0, 3], &[])],
+            DType::F32,
+            &[2, 3],
+        );
+        assert_eq!(y.f32(), [0.0; 6]);
+        let y = run1(
+            "MatMul",
+            &[],
+            &[f32s(&[0, 2], &[]), f32s(&[2, 3], &[0.0; 6])],
+            DType::F32,
+            &[0, 3],
+        );
+        assert!(y.data.is_empty());
+        let y = run1(
+            "BatchMatMul",
+            &[],
+            &[f32s(&[0, 1, 2], &[]), f32s(&[2, 1], &[1.0, 1.0])],
+            DType::F32,
+            &[0, 1, 1],
+        );
+        assert!(y.data.is_empty());
+    }
+
+    #[test]
     fn matmul_errors() {
         let e = fails("MatMul", &[], &[a23(), a23()], &[(DType::F32, vec![2, 2])]);
         assert!(e.contains("`MatMul`: contraction dims differ"), "{e}");

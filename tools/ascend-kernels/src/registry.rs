@@ -4,7 +4,7 @@ use crate::binary::{self, Binary, Compare, Logic};
 use crate::elementwise::{unary, Unary};
 use crate::kernel::KernelFn;
 use crate::reduce::{reduce, Reduce};
-use crate::{cast, conv, index, matmul, norm, pool, shape, state};
+use crate::{cast, combine, conv, index, matmul, norm, pool, shape, slice, state};
 
 macro_rules! table {
     ($($name:literal => $f:expr,)*) => {
@@ -54,10 +54,10 @@ table! {
     "LogicalAnd" => |o, i, x| binary::logic(o, i, x, Logic::And),
     "LogicalOr" => |o, i, x| binary::logic(o, i, x, Logic::Or),
     "LogicalNot" => binary::logical_not,
-    "Select" => binary::select,
-    "SelectV2" => binary::select,
-    "AddN" => binary::add_n,
-    "BiasAdd" => binary::bias_add,
+    "Select" => combine::select,
+    "SelectV2" => combine::select,
+    "AddN" => combine::add_n,
+    "BiasAdd" => combine::bias_add,
     // matmul.rs
     "MatMul" => matmul::matmul,
     "MatMulV2" => matmul::matmul,
@@ -112,8 +112,8 @@ table! {
     // index.rs
     "Gather" => index::gather,
     "GatherV2" => index::gather,
-    "Slice" => index::slice,
-    "StridedSlice" => index::strided_slice,
+    "Slice" => slice::slice,
+    "StridedSlice" => slice::strided_slice,
     "Pad" => index::pad,
     "PadV2" => index::pad,
     "Tile" => index::tile,
