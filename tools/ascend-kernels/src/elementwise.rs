@@ -123,9 +123,10 @@ pub(crate) fn unary(
     let [x] = op.inputs_n(inputs, ["x"])?;
     op.output_count(outputs, 1, 1)?;
     // LeakyRelu: GE's `negative_slope` (default 0.0); TF graphs carry `alpha`.
-    let slope = match op.attrs.get("negative_slope") {
-        Some(_) => op.attr_float("negative_slope", 0.0)?,
-        None => op.attr_float("alpha", 0.0)?,
+    let slope = match (f, op.attrs.get("negative_slope")) {
+        (Unary::LeakyRelu, Some(_)) => op.attr_float("negative_slope", 0.0)?,
+        (Unary::LeakyRelu, None) => op.attr_float("alpha", 0.0)?,
+        _ => 0.0,
     } as f64;
     let y = match x.values() {
         Values::F32(v) => Values::F32(map_float(v, f, slope)),

@@ -73,7 +73,9 @@ pub struct Cost {
 }
 
 /// Runs `op_type` (GE's type name: `MatMul`, `Add`, `HcomAllReduce` is *not* a kernel: the
-/// simulator's HCCL does collectives) on `inputs`, writing `outputs`.
+/// simulator's HCCL does collectives) on `inputs`, writing `outputs`: the
+/// `dims.product() * dtype.size()` leading bytes of each (slack past them is left alone).
+/// Every output is validated before any is written, so an `Err` leaves them untouched.
 pub fn execute(
     op_type: &str,
     attrs: &Attrs,
@@ -105,8 +107,9 @@ pub fn cost(op_type: &str, inputs: &[TensorRef<'_>], outputs: &[TensorMut<'_>]) 
     cost::cost(op_type, inputs, outputs)
 }
 
-/// The `--opaque-kernels` fallback: every output byte is a deterministic hash of the op
-/// type, the output index and all input bytes. Not a computation, only a stand-in that
+/// The `--opaque-kernels` fallback: every output byte (the `dims.product() * dtype.size()`
+/// leading bytes, or the whole buffer when the dims are invalid) is a deterministic hash of
+/// the op type, the output index and all input bytes. Not a computation, only a stand-in that
 /// still lets the schedule be checked (a read of stale bytes still changes the result).
 pub fn opaque(op_type: &str, inputs: &[TensorRef<'_>], outputs: &mut [TensorMut<'_>]) {
     opaque::opaque(op_type, inputs, outputs)

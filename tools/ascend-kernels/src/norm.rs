@@ -152,6 +152,14 @@ pub(crate) fn layer_norm(
         }
     }
     let inner: usize = x.dims[bna..].iter().product();
+    // Every output is checked before any is written: a failed call leaves them untouched.
+    let mut stat_dims = x.dims[..bna].to_vec();
+    stat_dims.resize(rank, 1);
+    op.expect_output(outputs, 0, x.dtype, &x.dims)?;
+    for k in 1..n_out {
+        let dt = outputs[k].dtype;
+        op.expect_output(outputs, k, dt, &stat_dims)?;
+    }
     let [y, mean, var] = match domain(x.dtype) {
         Domain::F32 => run_layer_norm::<f32>(op, &x, &gamma, &beta, inner, eps)?,
         Domain::F64 => run_layer_norm::<f64>(op, &x, &gamma, &beta, inner, eps)?,
@@ -162,8 +170,6 @@ pub(crate) fn layer_norm(
             )))
         }
     };
-    let mut stat_dims = x.dims[..bna].to_vec();
-    stat_dims.resize(rank, 1);
     op.write(outputs, 0, x.dtype, &x.dims, &y)?;
     if n_out > 1 {
         let dt = outputs[1].dtype;

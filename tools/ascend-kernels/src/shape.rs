@@ -28,6 +28,9 @@ pub(crate) fn identity_n(
     let xs = op.inputs_variadic(inputs, "x", 1)?;
     op.output_count(outputs, xs.len(), xs.len())?;
     for (k, x) in xs.iter().enumerate() {
+        op.expect_output(outputs, k, x.dtype, &x.dims)?;
+    }
+    for (k, x) in xs.iter().enumerate() {
         op.write_bytes(outputs, k, x.dtype, &x.dims, x.bytes)?;
     }
     Ok(())
@@ -265,6 +268,11 @@ fn write_pieces(
     let outer = product(&x.dims[..ax]);
     let inner = product(&x.dims[ax + 1..]) * x.dtype.size();
     let row = x.dims[ax] * inner;
+    for (k, &s) in sizes.iter().enumerate() {
+        let mut dims = x.dims.clone();
+        dims[ax] = s;
+        op.expect_output(outputs, k, x.dtype, &dims)?;
+    }
     let mut start = 0;
     for (k, &s) in sizes.iter().enumerate() {
         let mut dims = x.dims.clone();

@@ -103,6 +103,10 @@ pub(crate) fn apply_momentum(
     same_dims(op, var, accum)?;
     same_dims(op, var, grad)?;
     let nesterov = op.attr_bool("use_nesterov", false)?;
+    op.expect_output(outputs, 0, var.dtype, &var.dims)?;
+    if n_out == 2 {
+        op.expect_output(outputs, 1, accum.dtype, &accum.dims)?;
+    }
     let (v, a) = match domain(var.dtype) {
         Domain::F32 => momentum_values::<f32>(op, &ins, nesterov)?,
         Domain::F64 => momentum_values::<f64>(op, &ins, nesterov)?,
