@@ -105,6 +105,13 @@ table! {
     "Identity" => shape::identity,
     "Memcpy" => shape::identity,
     "MemcpyAsync" => shape::identity,
+    "MemcpyAddrAsync" => shape::identity,
+    "Enter" => shape::identity,
+    "RefEnter" => shape::identity,
+    "LoopCond" => shape::identity,
+    "NextIteration" => shape::identity,
+    "RefNextIteration" => shape::identity,
+    "NoOp" => shape::no_op,
     "ReadVariableOp" => shape::identity,
     "Snapshot" => shape::identity,
     "StopGradient" => shape::identity,
@@ -128,6 +135,7 @@ table! {
     "AssignSub" => |o, i, x| state::assign_op(o, i, x, Binary::Sub),
     "AssignSubVariableOp" => |o, i, x| state::assign_op(o, i, x, Binary::Sub),
     "ApplyMomentum" => state::apply_momentum,
+    "ScatterAdd" => state::scatter_add,
 }
 
 pub(crate) fn lookup(op_type: &str) -> Option<KernelFn> {

@@ -1,5 +1,7 @@
 //! Data movement that never looks at element values (bytes are copied, so every dtype works
-//! and nothing is rounded): copies (Identity, Memcpy, ...), reshapes (Reshape, ExpandDims,
+//! and nothing is rounded): copies (Identity, Memcpy, MemcpyAsync, MemcpyAddrAsync,
+//! ReadVariableOp, Snapshot, StopGradient, and the v1 loop ops Enter, LoopCond,
+//! NextIteration that forward their input), NoOp, reshapes (Reshape, ExpandDims,
 //! Squeeze, Flatten), Transpose, Concat / ConcatV2, Split / SplitV, and the shape queries
 //! Shape / Size / Rank.
 
@@ -17,6 +19,15 @@ pub(crate) fn identity(
     let [x] = op.inputs_n(inputs, ["x"])?;
     op.output_count(outputs, 1, 1)?;
     op.write_bytes(outputs, 0, x.dtype, &x.dims, x.bytes)
+}
+
+/// NoOp: no data outputs; its inputs (if any) are only ordering.
+pub(crate) fn no_op(
+    op: &Op<'_>,
+    _inputs: &[TensorRef<'_>],
+    outputs: &mut [TensorMut<'_>],
+) -> Result<()> {
+    op.output_count(outputs, 0, 0).map(|_| ())
 }
 
 /// IdentityN: output k = input k.

@@ -54,6 +54,72 @@ pub(crate) fn assign_op(
     op.write(outputs, 0, r.dtype, &r.dims, &y)
 }
 
+/// ScatterAdd(var, indices, updates), as TF: `var'[indices[i], ...] = var[indices[i], ...] +
+/// updates[i, ...]`, with `updates.dims = indices.dims + var.dims[1..]`; repeated indices
+/// accumulate in index order; an index outside `[0, var.dims[0])` is an error.
+pub(crate) fn scatter_add(
+    op: &Op<'_>,
+    inputs: &[TensorRef<'_>],
+    outputs: &mut [TensorMut<'_>],
+) -> Result<()> {
+    let [var, idx, upd] = op.inputs_n(inputs, ["var", "indices", "updates"])?;
+    op.output_count(outputs, 1, 1)?;
+    op.same_dtype(&[&var, &upd])?;
+    if var.rank() == 0 {
+        return Err(op.invalid("input 0 (var) must have rank >= 1"));
+    }
+    let mut want = idx.dims.clone();
+    want.extend(&var.dims[1..]);
+    if upd.dims != want {
+        return Err(op.invalid(format!(
+            "input 2 (updates) dims {:?}, expected {want:?}",
+            upd.dims
+        )));
+    }
+    let rows = var.dims[0];
+    let row: usize = var.dims[1..].iter().product();
+    let picks = op
+        .int_values(&idx)?
+        .into_iter()
+        .map(|i| {
+            usize::try_from(i)
+                .ok()
+                .filter(|&i| i < rows)
+                .ok_or_else(|| {
+                    op.invalid(format!(
+                        "input 1 (indices): index {i} out of range [0, {rows})"
+                    ))
+                })
+        })
+        .collect::<Result<Vec<usize>>>()?;
+    op.expect_output(outputs, 0, var.dtype, &var.dims)?;
+    let y = match (var.values(), upd.values()) {
+        (Values::F32(mut v), Values::F32(u)) => {
+            scatter(&mut v, &u, &picks, row, |a, b| a + b);
+            Values::F32(v)
+        }
+        (Values::F64(mut v), Values::F64(u)) => {
+            scatter(&mut v, &u, &picks, row, |a, b| a + b);
+            Values::F64(v)
+        }
+        (Values::Int(mut v), Values::Int(u)) => {
+            scatter(&mut v, &u, &picks, row, i128::wrapping_add);
+            Values::Int(v)
+        }
+        _ => return Err(op.invalid(format!("dtype {:?} is not supported", var.dtype))),
+    };
+    op.write(outputs, 0, var.dtype, &var.dims, &y)
+}
+
+fn scatter<T: Copy>(v: &mut [T], u: &[T], picks: &[usize], row: usize, add: impl Fn(T, T) -> T) {
+    for (k, &r) in picks.iter().enumerate() {
+        let dst = &mut v[r * row..(r + 1) * row];
+        for (d, &s) in dst.iter_mut().zip(&u[k * row..(k + 1) * row]) {
+            *d = add(*d, s);
+        }
+    }
+}
+
 fn scalar<T: Real>(op: &Op<'_>, t: &Input<'_>) -> Result<T> {
     match T::from_any_float(t.values()).as_deref() {
         Some([x]) => Ok(*x),
@@ -174,6 +240,41 @@ mod tests {
             &[(DType::F32, vec![2])],
         );
         assert!(e.contains("input 1 (value) has dtype I32"), "{e}");
+    }
+
+    #[test]
+    fn scatter_add_accumulates_rows() {
+        let var = f32s(&[3, 2], &[0.0, 0.0, 1.0, 1.0, 2.0, 2.0]);
+        let idx = i32s(&[3], &[2, 0, 2]);
+        let upd = f32s(&[3, 2], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let y = run1(
+            "ScatterAdd",
+            &[],
+            &[var.clone(), idx, upd.clone()],
+            DType::F32,
+            &[3, 2],
+        );
+        assert_eq!(y.f32(), [3.0, 4.0, 1.0, 1.0, 8.0, 10.0]);
+        let e = fails(
+            "ScatterAdd",
+            &[],
+            &[var.clone(), i32s(&[3], &[0, 3, 1]), upd],
+            &[(DType::F32, vec![3, 2])],
+        );
+        assert!(
+            e.contains("`ScatterAdd`: input 1 (indices): index 3 out of range [0, 3)"),
+            "{e}"
+        );
+        let e = fails(
+            "ScatterAdd",
+            &[],
+            &[var, i32s(&[1], &[0]), f32s(&[2], &[0.0; 2])],
+            &[(DType::F32, vec![3, 2])],
+        );
+        assert!(
+            e.contains("input 2 (updates) dims [2], expected [1, 2]"),
+            "{e}"
+        );
     }
 
     fn momentum_inputs() -> Vec<Owned> {
