@@ -232,3 +232,80 @@ fn hostile_shapes_are_errors_not_panics_or_giant_allocations() {
     let e = fails("Relu", &[], &[huge], &[(DType::F32, vec![1])]);
     assert!(e.contains("overflows"), "{e}");
 }
+
+#[test]
+fn a_failed_call_leaves_every_output_untouched() {
+    let x = f32s(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let g = f32s(&[3], &[1.0; 3]);
+    let mut attrs = Attrs::default();
+    attrs.set("begin_norm_axis", AttrValue::Int(1));
+    attrs.set("begin_params_axis", AttrValue::Int(1));
+    let ins = [x.r(), g.r(), g.r()];
+    let (mut y, mut mean, mut var) = (vec![0xAB; 24], vec![0xAB; 8], vec![0xAB; 8]);
+    let mut outs = [
+        TensorMut {
+            dtype: DType::F32,
+            dims: &[2, 3],
+            data: &mut y,
+        },
+        TensorMut {
+            dtype: DType::F32,
+            dims: &[2, 1],
+            data: &mut mean,
+        },
+        TensorMut {
+            dtype: DType::F32,
+            dims: &[2],
+            data: &mut var,
+        },
+    ];
+    let e = execute("LayerNorm", &attrs, &ins, &mut outs).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("output 2: dims [2], expected [2, 1]"),
+        "{e}"
+    );
+    assert!(y.iter().chain(&mean).chain(&var).all(|&b| b == 0xAB));
+}
+
+#[test]
+fn slack_past_an_output_is_left_alone() {
+    let x = f32s(&[2], &[-1.0, 1.0]);
+    let mut buf = vec![0xCD; 12];
+    let mut outs = [TensorMut {
+        dtype: DType::F32,
+        dims: &[2],
+        data: &mut buf,
+    }];
+    execute("Relu", &Attrs::default(), &[x.r()], &mut outs).unwrap();
+    assert_eq!(&buf[8..], &[0xCD; 4]);
+    assert_eq!(&buf[..8], &[0, 0, 0, 0, 0, 0, 128, 63]);
+}
+
+#[test]
+fn bf16_products_and_norms_round_once() {
+    // 256 + 1 is not a bf16 (8 significant bits): the f32 sum 257 rounds to 256.
+    let a = bf16s(&[1, 2], &[1.0, 1.0]);
+    let b = bf16s(&[2, 1], &[256.0, 1.0]);
+    assert_eq!(
+        run1("MatMul", &[], &[a, b], DType::BF16, &[1, 1]).f32(),
+        [256.0]
+    );
+    let x = f16s(&[2], &[1.0, 3.0]);
+    let one = f16s(&[2], &[1.0, 1.0]);
+    let zero = f16s(&[2], &[0.0, 0.0]);
+    let outs = run(
+        "LayerNorm",
+        &[("epsilon", float(0.0))],
+        &[x, one, zero],
+        &[
+            (DType::F16, vec![2]),
+            (DType::F16, vec![1]),
+            (DType::F16, vec![1]),
+        ],
+    )
+    .unwrap();
+    assert_eq!(outs[0].f16(), [-1.0, 1.0]);
+    assert_eq!(outs[1].f16(), [2.0]);
+    assert_eq!(outs[2].f16(), [1.0]);
+}
