@@ -14,9 +14,34 @@
 //!   `ACL_ERROR_OP_NOT_FOUND`); wrong arity, dtype or shape is [`KernelError::Invalid`];
 //! * kernels are deterministic and single-threaded: the same inputs give the same bytes.
 
+// Tests pass literal tensors as `&[x.clone()]` throughout; from_ref would only add noise.
+#![cfg_attr(test, allow(clippy::cloned_ref_to_slice_refs))]
+
 pub mod types;
 
-pub use types::{AttrValue, Attrs, DType, TensorMut, TensorRef};
+mod binary;
+mod cast;
+mod combine;
+mod conv;
+mod cost;
+mod elementwise;
+mod index;
+mod kernel;
+mod layout;
+mod matmul;
+mod norm;
+mod opaque;
+mod pool;
+mod reduce;
+mod registry;
+mod shape;
+mod slice;
+mod state;
+#[cfg(test)]
+mod testutil;
+mod values;
+
+pub use types::{element_count, AttrValue, Attrs, DType, TensorMut, TensorRef};
 
 /// Why a kernel could not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,40 +73,46 @@ pub struct Cost {
 }
 
 /// Runs `op_type` (GE's type name: `MatMul`, `Add`, `HcomAllReduce` is *not* a kernel: the
-/// simulator's HCCL does collectives) on `inputs`, writing `outputs`.
+/// simulator's HCCL does collectives) on `inputs`, writing `outputs`: the
+/// `dims.product() * dtype.size()` leading bytes of each (slack past them is left alone).
+/// Every output is validated before any is written, so an `Err` leaves them untouched.
 pub fn execute(
     op_type: &str,
     attrs: &Attrs,
     inputs: &[TensorRef<'_>],
     outputs: &mut [TensorMut<'_>],
 ) -> Result<(), KernelError> {
-    let _ = (attrs, inputs, outputs);
-    Err(KernelError::NotFound(op_type.to_owned()))
+    let kernel =
+        registry::lookup(op_type).ok_or_else(|| KernelError::NotFound(op_type.to_owned()))?;
+    let op = kernel::Op {
+        name: op_type,
+        attrs,
+    };
+    kernel(&op, inputs, outputs)
 }
 
 /// Whether [`execute`] has a kernel for `op_type`.
 pub fn has_kernel(op_type: &str) -> bool {
-    let _ = op_type;
-    false
+    registry::lookup(op_type).is_some()
+}
+
+/// Every op type [`execute`] has a kernel for, sorted.
+pub fn kernel_types() -> Vec<&'static str> {
+    registry::names()
 }
 
 /// The cost of running `op_type` on these tensors (defined for every op type, kernel or not:
 /// an unknown op costs its bytes).
 pub fn cost(op_type: &str, inputs: &[TensorRef<'_>], outputs: &[TensorMut<'_>]) -> Cost {
-    let _ = op_type;
-    let bytes = inputs.iter().map(|t| t.data.len()).sum::<usize>()
-        + outputs.iter().map(|t| t.data.len()).sum::<usize>();
-    Cost {
-        flops: 0.0,
-        bytes: bytes as f64,
-    }
+    cost::cost(op_type, inputs, outputs)
 }
 
-/// The `--opaque-kernels` fallback: every output byte is a deterministic hash of the op
-/// type, the output index and all input bytes. Not a computation, only a stand-in that
+/// The `--opaque-kernels` fallback: every output byte (the `dims.product() * dtype.size()`
+/// leading bytes, or the whole buffer when the dims are invalid) is a deterministic hash of
+/// the op type, the output index and all input bytes. Not a computation, only a stand-in that
 /// still lets the schedule be checked (a read of stale bytes still changes the result).
 pub fn opaque(op_type: &str, inputs: &[TensorRef<'_>], outputs: &mut [TensorMut<'_>]) {
-    let _ = (op_type, inputs, outputs);
+    opaque::opaque(op_type, inputs, outputs)
 }
 
 /// Deterministic contents for a tensor nobody supplied: a user input without `--input`, a
@@ -89,7 +120,8 @@ pub fn opaque(op_type: &str, inputs: &[TensorRef<'_>], outputs: &mut [TensorMut<
 /// from [-1, 1), integers from [0, 8), bools from {0, 1}. Both the runtime and the
 /// reference interpreter call this, so they start from the same bytes.
 pub fn seeded_fill(seed: u64, name: &str, dtype: DType, dims: &[i64]) -> Vec<u8> {
-    let _ = (seed, name);
-    let n: i64 = dims.iter().product();
-    vec![0; n.max(0) as usize * dtype.size()]
+    opaque::seeded_fill(seed, name, dtype, dims)
 }
+
+#[cfg(test)]
+mod tests;
