@@ -71,10 +71,19 @@ impl Default for RunOptions {
 }
 
 impl RunOptions {
-    /// The `geSimConfigure` string of these options. Every run sends the whole
-    /// configuration, so a run never inherits settings of an earlier one.
+    /// The `geSimConfigure` string of these options. Every run resets the simulator and
+    /// sends the whole configuration, so a run never inherits settings of an earlier one.
     pub fn sim_config_string(&self) -> String {
-        let mut parts = vec![format!("seed={}", self.sim_seed)];
+        // reset=1: the simulator drops every object of an earlier run and takes its
+        // defaults before the keys below.
+        let mut parts = vec![
+            "reset=1".to_owned(),
+            "clear_report=1".to_owned(),
+            format!("seed={}", self.sim_seed),
+        ];
+        if self.ranks > 8 {
+            parts.push(format!("device_count={}", self.ranks));
+        }
         if let Some(mode) = &self.schedule_mode {
             parts.push(format!("mode={mode}"));
         }

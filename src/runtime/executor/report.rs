@@ -8,23 +8,38 @@ use std::collections::BTreeMap;
 /// One stream's busy time in the last run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StreamBusy {
-    /// The device (rank) of the stream.
-    pub device: u32,
-    pub stream: u32,
+    /// The simulator's name of the stream (`device 0 stream 2`).
+    pub label: String,
+    /// The device (rank) and the stream's creation number on it, read from the label
+    /// (the executor creates the model's streams first, so number `k` is model stream
+    /// `k`, and number `stream_num` its execute stream); `None` for the default stream.
+    pub device: Option<u32>,
+    pub stream: Option<u32>,
     /// Simulated time the stream spent running tasks.
     pub busy: f64,
     /// Tasks it ran.
     pub tasks: u64,
 }
 
+/// `device D stream N` -> (D, N).
+fn parse_label(label: &str) -> (Option<u32>, Option<u32>) {
+    let words: Vec<&str> = label.split_whitespace().collect();
+    let after = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1)?.parse().ok())
+    };
+    (after("device"), after("stream"))
+}
+
 /// What the simulator says about the last run (`None` in a [`super::RunResult`] on a real
 /// device).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimReport {
-    /// Simulated time from the start of the run to its end.
+    /// Simulated nanoseconds from the first task's start to the last one's end (over
+    /// every iteration of the run).
     pub makespan: f64,
-    /// The time unit of `makespan` and `busy` as the report names it (`ns` by default).
-    pub unit: String,
     pub streams: Vec<StreamBusy>,
     /// Tasks run, by GE task kind or ACL call.
     pub tasks_by_kind: BTreeMap<String, u64>,
@@ -46,40 +61,24 @@ impl SimReport {
                 "the simulator's report is not JSON ({error}): {text}"
             ))
         })?;
-        let makespan = number(&raw, &["makespan_ns", "makespan", "makespan_us"]).unwrap_or(0.0);
-        let unit = if raw.get("makespan_us").is_some() {
-            "us"
-        } else {
-            "ns"
-        }
-        .to_owned();
+        let makespan = number(&raw, &["makespan_ns"]).unwrap_or(0.0);
         let mut streams = Vec::new();
-        match raw.get("streams") {
-            Some(Value::Array(list)) => {
-                for (position, entry) in list.iter().enumerate() {
-                    streams.push(StreamBusy {
-                        device: number(entry, &["device", "rank"]).unwrap_or(0.0) as u32,
-                        stream: number(entry, &["stream", "id"]).unwrap_or(position as f64) as u32,
-                        busy: number(entry, &["busy_ns", "busy", "busy_us"]).unwrap_or(0.0),
-                        tasks: number(entry, &["tasks"]).unwrap_or(0.0) as u64,
-                    });
-                }
+        if let Some(Value::Array(list)) = raw.get("streams") {
+            for entry in list {
+                let label = match entry.get("stream") {
+                    Some(Value::String(label)) => label.clone(),
+                    Some(other) => format!("stream {other}"),
+                    None => String::from("?"),
+                };
+                let (device, stream) = parse_label(&label);
+                streams.push(StreamBusy {
+                    label,
+                    device,
+                    stream,
+                    busy: number(entry, &["busy_ns", "busy"]).unwrap_or(0.0),
+                    tasks: number(entry, &["tasks"]).unwrap_or(0.0) as u64,
+                });
             }
-            Some(Value::Object(map)) => {
-                for (key, entry) in map {
-                    let busy = entry
-                        .as_f64()
-                        .or_else(|| number(entry, &["busy_ns", "busy", "busy_us"]))
-                        .unwrap_or(0.0);
-                    streams.push(StreamBusy {
-                        device: 0,
-                        stream: key.parse().unwrap_or(0),
-                        busy,
-                        tasks: number(entry, &["tasks"]).unwrap_or(0.0) as u64,
-                    });
-                }
-            }
-            _ => {}
         }
         let mut tasks_by_kind = BTreeMap::new();
         if let Some(Value::Object(map)) = raw.get("tasks_by_kind").or_else(|| raw.get("tasks")) {
@@ -91,7 +90,6 @@ impl SimReport {
             number(&raw, &["opaque_uses", "opaque_kernels", "opaque"]).unwrap_or(0.0) as u64;
         Ok(SimReport {
             makespan,
-            unit,
             streams,
             tasks_by_kind,
             opaque_uses,
@@ -110,9 +108,11 @@ impl SimReport {
                 if entry.get("ph").is_some() {
                     return entry.clone();
                 }
-                let start = number(entry, &["start", "start_ns", "ts"]).unwrap_or(0.0);
+                let (device, stream) =
+                    parse_label(entry.get("stream").and_then(Value::as_str).unwrap_or(""));
+                let start = number(entry, &["start_ns", "start"]).unwrap_or(0.0);
                 let duration = number(entry, &["dur", "duration"])
-                    .or_else(|| number(entry, &["end", "end_ns"]).map(|end| end - start))
+                    .or_else(|| number(entry, &["end_ns", "end"]).map(|end| end - start))
                     .unwrap_or(0.0);
                 let name = ["name", "node", "kind"]
                     .iter()
@@ -125,8 +125,8 @@ impl SimReport {
                     // Chrome traces count microseconds; the simulator nanoseconds.
                     "ts": start / 1000.0,
                     "dur": duration / 1000.0,
-                    "pid": number(entry, &["device", "rank"]).unwrap_or(0.0) as u64,
-                    "tid": number(entry, &["stream"]).unwrap_or(0.0) as u64,
+                    "pid": device.unwrap_or(0),
+                    "tid": stream.map_or(u64::from(u32::MAX), u64::from),
                     "args": entry,
                 })
             })
@@ -142,18 +142,20 @@ mod tests {
     #[test]
     fn a_report_parses_its_fields_and_keeps_the_rest() {
         let report = SimReport::parse(
-            r#"{"makespan_ns": 1500, "streams": [{"device": 0, "stream": 1, "busy_ns": 700, "tasks": 3}],
-                "tasks_by_kind": {"KERNEL": 2, "EVENT_RECORD": 1}, "opaque_uses": 2, "extra": 1,
-                "trace": [{"device": 0, "stream": 1, "name": "relu", "start": 0, "end": 700}]}"#,
+            r#"{"makespan_ns": 1500, "streams": [{"stream": "device 0 stream 1", "busy_ns": 700, "tasks": 3}],
+                "tasks_by_kind": {"kernel": 2, "event_record": 1}, "opaque_kernels": 2, "extra": 1,
+                "trace": [{"stream": "device 0 stream 1", "kind": "kernel", "name": "relu", "start_ns": 0, "end_ns": 700}]}"#,
         )
         .unwrap();
         assert_eq!(report.makespan, 1500.0);
         assert_eq!(report.streams[0].busy, 700.0);
-        assert_eq!(report.streams[0].stream, 1);
-        assert_eq!(report.tasks_by_kind["KERNEL"], 2);
+        assert_eq!(report.streams[0].stream, Some(1));
+        assert_eq!(report.streams[0].device, Some(0));
+        assert_eq!(report.tasks_by_kind["kernel"], 2);
         assert_eq!(report.opaque_uses, 2);
         let trace: Value = serde_json::from_str(&report.chrome_trace().unwrap()).unwrap();
         assert_eq!(trace["traceEvents"][0]["dur"], 0.7);
+        assert_eq!(trace["traceEvents"][0]["tid"], 1);
         assert!(SimReport::parse("not json").is_err());
     }
 }
