@@ -2,4 +2,6 @@
 //! that loads a [`crate::lowering::model::TaskModel`] onto a device and runs it, and the
 //! reference interpreter that runs the graph as written, op by op: the oracle.
 
+pub mod compare;
+pub mod reference;
 pub mod tensor;
