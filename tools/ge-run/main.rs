@@ -330,12 +330,9 @@ fn schedule_summary(k: u32, options: &RunOptions, model: &TaskModel, result: &Ru
         .streams
         .iter()
         .filter_map(|s| {
-            let (device, stream) = (s.device?, s.stream?);
-            let name = if stream == model.stream_num {
-                "exec".to_owned()
-            } else {
-                format!("s{stream}")
-            };
+            // The execute stream (created after the model's) only waits for the model.
+            let (device, stream) = (s.device?, s.stream.filter(|&n| n < model.stream_num)?);
+            let name = format!("s{stream}");
             let name = if options.ranks > 1 {
                 format!("r{device}.{name}")
             } else {
