@@ -1017,7 +1017,7 @@ mod tests {
             .filter_map(|line| {
                 let name_end = line.find('(')?;
                 let name = line[..name_end]
-                    .rsplit(|c: char| c == ' ' || c == '*')
+                    .rsplit([' ', '*'])
                     .next()?;
                 (name.starts_with("acl")).then_some(name)
             })
