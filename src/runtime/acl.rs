@@ -1016,9 +1016,7 @@ mod tests {
             .filter(|line| !line.trim_start().starts_with("typedef") && line.contains('('))
             .filter_map(|line| {
                 let name_end = line.find('(')?;
-                let name = line[..name_end]
-                    .rsplit([' ', '*'])
-                    .next()?;
+                let name = line[..name_end].rsplit([' ', '*']).next()?;
                 (name.starts_with("acl")).then_some(name)
             })
             .collect();
