@@ -18,7 +18,7 @@ fn main() {
     // target/<profile>/libascendcl.so only on `cargo build`).
     for dir in [profile_dir.clone(), profile_dir.join("deps")] {
         let link = dir.join("libhccl.so");
-        if std::fs::read_link(&link).is_ok_and(|t| t == PathBuf::from("libascendcl.so")) {
+        if std::fs::read_link(&link).is_ok_and(|t| t == std::path::Path::new("libascendcl.so")) {
             continue;
         }
         let _ = std::fs::remove_file(&link);
