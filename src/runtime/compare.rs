@@ -4,6 +4,8 @@
 //! sign of a zero or the payload of a NaN, means the schedule, the memory plan or the task
 //! lists changed what a kernel read: values are compared as bits, never with a tolerance.
 
+use crate::runtime::executor::RunResult;
+use crate::runtime::reference::ReferenceResult;
 use crate::runtime::tensor::HostTensor;
 use ascend_kernels::DType;
 
@@ -170,6 +172,79 @@ pub fn format_element(dtype: DType, b: &[u8]) -> String {
     }
 }
 
+/// Every difference between the reference's results and a run's, rank by rank: the
+/// outputs by position, the variables by name (one missing on either side is a mismatch
+/// too). Empty when the run is bit-identical to the reference.
+pub fn check_run(reference: &[ReferenceResult], actual: &RunResult) -> Vec<Mismatch> {
+    let mut found = Vec::new();
+    let multi = reference.len() > 1 || actual.ranks.len() > 1;
+    let label = |rank: usize, what: String| {
+        if multi {
+            format!("rank {rank} {what}")
+        } else {
+            what
+        }
+    };
+    if reference.len() != actual.ranks.len() {
+        found.push(Mismatch {
+            what: "ranks".into(),
+            kind: MismatchKind::Missing {
+                detail: format!(
+                    "the reference has {} ranks, the run {}",
+                    reference.len(),
+                    actual.ranks.len()
+                ),
+            },
+        });
+    }
+    for (rank, (want, got)) in reference.iter().zip(&actual.ranks).enumerate() {
+        if want.outputs.len() != got.outputs.len() {
+            found.push(Mismatch {
+                what: label(rank, "outputs".into()),
+                kind: MismatchKind::Missing {
+                    detail: format!(
+                        "the reference has {} outputs, the run {}",
+                        want.outputs.len(),
+                        got.outputs.len()
+                    ),
+                },
+            });
+        }
+        for (k, (e, a)) in want.outputs.iter().zip(&got.outputs).enumerate() {
+            if let Err(m) = compare_bitwise(&label(rank, format!("output {k}")), e, a) {
+                found.push(m);
+            }
+        }
+        for (name, e) in &want.variables {
+            let what = label(rank, format!("variable {name}"));
+            match got.variables.iter().find(|(n, _)| n == name) {
+                Some((_, a)) => {
+                    if let Err(m) = compare_bitwise(&what, e, a) {
+                        found.push(m);
+                    }
+                }
+                None => found.push(Mismatch {
+                    what,
+                    kind: MismatchKind::Missing {
+                        detail: "not in the run's variables".into(),
+                    },
+                }),
+            }
+        }
+        for (name, _) in &got.variables {
+            if !want.variables.iter().any(|(n, _)| n == name) {
+                found.push(Mismatch {
+                    what: label(rank, format!("variable {name}")),
+                    kind: MismatchKind::Missing {
+                        detail: "not in the reference's variables".into(),
+                    },
+                });
+            }
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,6 +319,37 @@ mod tests {
             compare_bitwise("w", &a, &c).unwrap_err().kind,
             MismatchKind::Desc { .. }
         ));
+    }
+
+    #[test]
+    fn check_run_names_rank_output_and_variable() {
+        use crate::runtime::executor::RankResult;
+        let w = f32s(&[2], &[1.0, 2.0]);
+        let reference = vec![
+            ReferenceResult {
+                outputs: vec![f32s(&[1], &[3.0])],
+                variables: vec![("w".into(), w.clone())],
+            };
+            2
+        ];
+        let mut run = RunResult {
+            ranks: reference
+                .iter()
+                .map(|r| RankResult {
+                    outputs: r.outputs.clone(),
+                    variables: r.variables.clone(),
+                })
+                .collect(),
+            report: None,
+        };
+        assert!(check_run(&reference, &run).is_empty());
+        run.ranks[1].variables[0].1 = f32s(&[2], &[1.0, 2.5]);
+        run.ranks[0].variables.push(("extra".into(), w));
+        let found = check_run(&reference, &run);
+        let text: Vec<String> = found.iter().map(ToString::to_string).collect();
+        assert_eq!(found.len(), 2, "{text:?}");
+        assert!(text[0].starts_with("rank 0 variable extra"), "{text:?}");
+        assert!(text[1].starts_with("rank 1 variable w: element 1 [1]"), "{text:?}");
     }
 
     #[test]

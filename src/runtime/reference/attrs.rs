@@ -1,122 +1,16 @@
-//! MLIR attributes as the kernels see them, and a Const's `value` as the bytes it holds.
+//! A Const's (or an initialised Variable's) `value` as the bytes it holds.
 //!
-//! The lowering hands kernels the same attributes through `aclopAttr` (the simulator turns
-//! them back into [`Attrs`]); whatever an op carries that `aclopSetAttr*` cannot (symbol
-//! references, dense elements, dictionaries) is left out on both sides, and so are the
-//! structural attributes of this IR (`name`, segment sizes), which are no GE attributes.
+//! Kernel attributes come from the lowering's own conversion
+//! (`crate::lowering::ir_read::kernel_attrs`), so both sides hand every kernel the very
+//! same list; the bytes of constants are read here independently of the lowering's reader
+//! (`ir_read::dense_bytes`), so a mistake in either shows up as a mismatch.
 
-use ascend_kernels::{AttrValue, Attrs, DType};
+use ascend_kernels::DType;
 use half::{bf16, f16};
 use melior::ir::{
-    attribute::{
-        ArrayAttribute, AttributeLike, BoolAttribute, DenseElementsAttribute,
-        DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute,
-        StringAttribute, TypeAttribute,
-    },
-    operation::OperationLike,
+    attribute::{AttributeLike, DenseElementsAttribute, FloatAttribute},
     Attribute,
 };
-
-/// Attributes of this IR's structure, never kernel attributes.
-const STRUCTURAL: &[&str] = &[
-    "name",
-    "operandSegmentSizes",
-    "resultSegmentSizes",
-    "input_names",
-    "output_names",
-    "value",
-];
-
-/// Every attribute of `op` that `aclopSetAttr*` could carry, in the op's attribute order.
-pub fn kernel_attrs<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Attrs {
-    let mut attrs = Attrs::default();
-    for (name, value) in op.attributes() {
-        let Ok(name) = name.as_string_ref().as_str() else {
-            continue;
-        };
-        if STRUCTURAL.contains(&name) {
-            continue;
-        }
-        if let Some(v) = attr_value(value) {
-            attrs.set(name, v);
-        }
-    }
-    attrs
-}
-
-/// One MLIR attribute as a kernel attribute; `None` for kinds ACL attributes cannot hold.
-pub fn attr_value(attr: Attribute<'_>) -> Option<AttrValue> {
-    if attr.is_bool() {
-        return BoolAttribute::try_from(attr)
-            .ok()
-            .map(|b| AttrValue::Bool(b.value()));
-    }
-    if attr.is_unit() {
-        return Some(AttrValue::Bool(true));
-    }
-    if attr.is_integer() {
-        return IntegerAttribute::try_from(attr)
-            .ok()
-            .map(|i| AttrValue::Int(i.value()));
-    }
-    if attr.is_float() {
-        return FloatAttribute::try_from(attr)
-            .ok()
-            .map(|f| AttrValue::Float(f.value() as f32));
-    }
-    if attr.is_string() {
-        let s = StringAttribute::try_from(attr).ok()?;
-        return crate::ir::string_value(s).map(|s| AttrValue::String(s.to_owned()));
-    }
-    if attr.is_type() {
-        let t = TypeAttribute::try_from(attr).ok()?;
-        return DType::from_mlir(&t.value().to_string()).map(AttrValue::DataType);
-    }
-    if attr.is_dense_i32_array() {
-        let a = DenseI32ArrayAttribute::try_from(attr).ok()?;
-        let items = (0..a.len()).filter_map(|i| a.element(i).ok());
-        return Some(AttrValue::ListInt(items.map(i64::from).collect()));
-    }
-    if attr.is_dense_i64_array() {
-        let a = DenseI64ArrayAttribute::try_from(attr).ok()?;
-        let items = (0..a.len()).filter_map(|i| a.element(i).ok());
-        return Some(AttrValue::ListInt(items.collect()));
-    }
-    if attr.is_array() {
-        let a = ArrayAttribute::try_from(attr).ok()?;
-        let items: Vec<AttrValue> = (0..a.len())
-            .map(|i| a.element(i).ok().and_then(attr_value))
-            .collect::<Option<_>>()?;
-        return list_value(items);
-    }
-    None
-}
-
-/// A homogeneous list; an empty array is an empty int list (GE's `ListInt` default).
-fn list_value(items: Vec<AttrValue>) -> Option<AttrValue> {
-    let Some(first) = items.first() else {
-        return Some(AttrValue::ListInt(Vec::new()));
-    };
-    macro_rules! all {
-        ($variant:ident, $list:ident) => {
-            items
-                .iter()
-                .map(|v| match v {
-                    AttrValue::$variant(x) => Some(x.clone()),
-                    _ => None,
-                })
-                .collect::<Option<Vec<_>>>()
-                .map(AttrValue::$list)
-        };
-    }
-    match first {
-        AttrValue::Int(_) => all!(Int, ListInt),
-        AttrValue::Bool(_) => all!(Bool, ListBool),
-        AttrValue::Float(_) => all!(Float, ListFloat),
-        AttrValue::String(_) => all!(String, ListString),
-        _ => None,
-    }
-}
 
 /// The bytes of a Const's `value` for a tensor of `dtype` with `count` elements: a splat is
 /// expanded to every element, a full list must have exactly `count`.

@@ -11,8 +11,8 @@
 //! * Data (root graph): model input `index`, given or seeded by the rule of
 //!   [`crate::runtime::tensor`]; in a subgraph: the parent's input (shared, a Variable too).
 //! * Const: its `value` (a splat expanded). Variable: one slot per node name across all
-//!   graphs, seeded once, kept across graphs and iterations; a reader reads its value when
-//!   it runs.
+//!   graphs, starting from its `value` if it has one, else seeded, kept across graphs and
+//!   iterations; a reader reads its value when it runs.
 //! * Identity / Memcpy / ReadVariableOp / Reshape and the other copies: a copy.
 //! * A kernel op: `ascend_kernels::execute` (or `opaque` with `opaque_kernels` when no
 //!   kernel exists). An output that references an input (GE's ref rule, the op table's
@@ -32,7 +32,7 @@ mod program;
 #[cfg(test)]
 mod tests;
 
-pub use attrs::{attr_value, dense_bytes, kernel_attrs};
+pub use attrs::dense_bytes;
 pub use collective::reduce_into;
 pub use interp::predicate;
 pub use program::{extra_written_inputs, parse_reduction};
@@ -205,7 +205,13 @@ fn run_program(
     let initial: Vec<HostTensor> = program
         .variables
         .iter()
-        .map(|v| seeded(options.seed, &variable_seed_name(&v.name), &v.desc))
+        .map(|v| match &v.init {
+            Some(bytes) => HostTensor {
+                desc: v.desc.clone(),
+                bytes: bytes.clone(),
+            },
+            None => seeded(options.seed, &variable_seed_name(&v.name), &v.desc),
+        })
         .collect();
     let comm = collective::Comm::new(options.ranks as usize);
     let run_rank = |rank: u32| -> Result<ReferenceResult, ReferenceError> {
@@ -311,7 +317,7 @@ fn rank_inputs(
                 Ok(t.clone())
             }
             None => Ok(seeded(
-                options.seed + u64::from(rank),
+                options.seed.wrapping_add(u64::from(rank)),
                 &input_seed_name(&decl.node),
                 &decl.desc,
             )),

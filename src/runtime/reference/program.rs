@@ -6,7 +6,8 @@
 //! handles are neither `Send` nor `Sync`), and an unsupported construct is reported before
 //! anything runs.
 
-use super::attrs::{dense_bytes, kernel_attrs};
+use super::attrs::dense_bytes;
+use crate::lowering::ir_read::kernel_attrs;
 use super::ReferenceError;
 use crate::dialect::op_view::is_ctrl_type;
 use crate::dialect::semantics;
@@ -41,6 +42,9 @@ pub struct Program {
 pub struct VariableDecl {
     pub name: String,
     pub desc: TensorDesc,
+    /// The Variable's `value` attribute, when it has one (the lowering's
+    /// `Variable::init`); otherwise it starts seeded.
+    pub init: Option<Vec<u8>>,
 }
 
 #[derive(Debug)]
@@ -350,23 +354,18 @@ impl Reader<'_> {
             return Ok(Some(Kind::Alias));
         }
         if has(Trait::ConstLike) {
-            let desc = &output_descs[0];
-            let value = o.attribute("value").map_err(|_| ReferenceError::Node {
-                node: node.to_owned(),
-                op_type: ge_type.to_owned(),
-                message: "a Const without `value`".into(),
-            })?;
-            let count = ascend_kernels::types::element_count(&desc.dims);
-            let bytes =
-                dense_bytes(value, desc.dtype, count).map_err(|message| ReferenceError::Node {
+            let bytes = value_bytes(o, node, ge_type, &output_descs[0])?.ok_or_else(|| {
+                ReferenceError::Node {
                     node: node.to_owned(),
                     op_type: ge_type.to_owned(),
-                    message,
-                })?;
+                    message: "a Const without `value`".into(),
+                }
+            })?;
             return Ok(Some(Kind::Const(bytes)));
         }
         if has(Trait::VarLike) {
-            return Ok(Some(Kind::Variable(self.variable(node, &output_descs[0])?)));
+            let init = value_bytes(o, node, ge_type, &output_descs[0])?;
+            return Ok(Some(Kind::Variable(self.variable(node, &output_descs[0], init)?)));
         }
         if has(Trait::IdentityLike) || has(Trait::CopyLike) || has(Trait::Reshape) {
             return Ok(Some(Kind::Copy));
@@ -437,14 +436,22 @@ impl Reader<'_> {
             .map(|i| semantics::ref_input_of_output(o, i))
             .collect();
         Ok(Some(Kind::Kernel {
-            attrs: kernel_attrs(o),
+            attrs: kernel_attrs(*o),
             refs,
             written: extra_written_inputs(ge_type).to_vec(),
         }))
     }
 
-    fn variable(&mut self, node: &str, desc: &TensorDesc) -> Result<usize, ReferenceError> {
+    fn variable(
+        &mut self,
+        node: &str,
+        desc: &TensorDesc,
+        init: Option<Vec<u8>>,
+    ) -> Result<usize, ReferenceError> {
         if let Some(&i) = self.variable_index.get(node) {
+            if self.variables[i].init.is_none() {
+                self.variables[i].init = init;
+            }
             if self.variables[i].desc != *desc {
                 return Err(ReferenceError::module(format!(
                     "Variable `{node}` is declared with two types ({:?} {:?} and {:?} {:?})",
@@ -459,6 +466,7 @@ impl Reader<'_> {
         self.variables.push(VariableDecl {
             name: node.to_owned(),
             desc: desc.clone(),
+            init,
         });
         self.variable_index
             .insert(node.to_owned(), self.variables.len() - 1);
@@ -504,6 +512,26 @@ impl Reader<'_> {
             root_rank,
         })
     }
+}
+
+/// The bytes of the op's `value` attribute for a tensor of `desc`; `None` without one.
+fn value_bytes(
+    o: &OperationRef,
+    node: &str,
+    ge_type: &str,
+    desc: &TensorDesc,
+) -> Result<Option<Vec<u8>>, ReferenceError> {
+    let Ok(value) = o.attribute("value") else {
+        return Ok(None);
+    };
+    let count = ascend_kernels::types::element_count(&desc.dims);
+    dense_bytes(value, desc.dtype, count)
+        .map(Some)
+        .map_err(|message| ReferenceError::Node {
+            node: node.to_owned(),
+            op_type: ge_type.to_owned(),
+            message,
+        })
 }
 
 /// GE's `reduction` attribute of a collective (`sum`, `prod`, `max`, `min`).
