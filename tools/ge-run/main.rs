@@ -117,13 +117,14 @@ struct Cli {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => {
-            let _ = error.print();
-            return if error.use_stderr() {
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            };
+        Err(error) if error.use_stderr() => {
+            // clap's own `error: ...`, under the tool's name like every other error.
+            eprint!("ge-run: {}", error.render());
+            return ExitCode::FAILURE;
+        }
+        Err(help) => {
+            let _ = help.print(); // --help, --version
+            return ExitCode::SUCCESS;
         }
     };
     match run(&cli) {
@@ -143,6 +144,12 @@ fn run(cli: &Cli) -> Result<(), String> {
              model",
             cli.input
         ));
+    }
+    if !cli.sim_config.is_empty() && matches!(cli.device, DeviceArg::Ascend) {
+        return Err(
+            "--sim-config configures the simulator; it has no meaning with --device ascend"
+                .to_owned(),
+        );
     }
     let session = Session::new();
     let model = session.task_model(&source, cli.pipeline_options.as_deref())?;
@@ -461,4 +468,15 @@ fn check(
         "--check: schedule {k} differs from the reference:\n  {}",
         mismatches.join("\n  ")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
 }
