@@ -861,3 +861,22 @@ fn opaque_kernels_stand_in_for_a_missing_kernel_and_are_counted() {
     .unwrap();
     assert_ne!(other.ranks, first.ranks);
 }
+
+#[test]
+fn the_simulator_loads_as_ascend_through_the_same_loader() {
+    // `--device ascend --acl-lib target/debug` opens the simulator exactly as it would open
+    // CANN: same search, same binding; only geSimConfigure tells them apart.
+    let sim_dir = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("..");
+    let options = RunOptions {
+        device: Device::Ascend,
+        acl_lib_dir: Some(sim_dir),
+        ..with_input(&[1.0, 2.0, 3.0, 4.0])
+    };
+    let result = run_model(&memcpy_chain(), &options).unwrap();
+    assert_eq!(result.ranks[0].outputs, vec![tensor(&[1.0, 2.0, 3.0, 4.0])]);
+    assert!(result.report.is_some());
+}
