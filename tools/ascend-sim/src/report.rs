@@ -1,0 +1,136 @@
+//! What `geSimReport` says: simulated makespan, busy time per stream, task counts by kind,
+//! kernels run, opaque-kernel uses and (with `trace=1`) every task's interval.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use crate::handles::{Id, IdMap};
+use crate::scheduler::NO_NAME;
+use crate::task::{TaskKind, TASK_KINDS};
+
+#[derive(Debug, Clone)]
+pub struct TraceEntry {
+    pub stream: Id,
+    pub kind: TaskKind,
+    pub name: u32,
+    pub start: u64,
+    pub end: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Stats {
+    pub first_start: Option<u64>,
+    pub last_end: u64,
+    /// stream -> (label, busy ns, tasks)
+    pub busy: IdMap<(String, u64, u64)>,
+    pub by_kind: [u64; TASK_KINDS],
+    pub kernels_run: u64,
+    pub opaque: BTreeMap<String, u64>,
+    pub trace: Vec<TraceEntry>,
+    /// Start times of model runs in progress, by exec stream.
+    model_starts: IdMap<u64>,
+}
+
+impl Stats {
+    #[allow(clippy::too_many_arguments)]
+    pub fn task_done(
+        &mut self,
+        s: Id,
+        label: &str,
+        kind: TaskKind,
+        name: u32,
+        start: u64,
+        end: u64,
+        trace: bool,
+    ) {
+        self.first_start = Some(self.first_start.map_or(start, |f| f.min(start)));
+        self.last_end = self.last_end.max(end);
+        let e = self
+            .busy
+            .entry(s)
+            .or_insert_with(|| (label.to_owned(), 0, 0));
+        e.1 += end - start;
+        e.2 += 1;
+        self.by_kind[kind as usize] += 1;
+        if trace {
+            self.trace.push(TraceEntry {
+                stream: s,
+                kind,
+                name,
+                start,
+                end,
+            });
+        }
+    }
+
+    pub fn count_opaque(&mut self, op: &str) {
+        match self.opaque.get_mut(op) {
+            Some(n) => *n += 1,
+            None => {
+                self.opaque.insert(op.to_owned(), 1);
+            }
+        }
+    }
+
+    pub fn model_started(&mut self, exec: Id, now: u64) {
+        self.model_starts.insert(exec, now);
+    }
+
+    /// A model run is one task of its exec stream, from its start to its last stream's end.
+    pub fn model_finished(&mut self, exec: Id, label: &str, now: u64, trace: bool) {
+        let start = self.model_starts.remove(&exec).unwrap_or(now);
+        self.first_start = Some(self.first_start.map_or(start, |f| f.min(start)));
+        self.last_end = self.last_end.max(now);
+        let e = self
+            .busy
+            .entry(exec)
+            .or_insert_with(|| (label.to_owned(), 0, 0));
+        e.2 += 1;
+        self.by_kind[TaskKind::ModelExecute as usize] += 1;
+        if trace {
+            self.trace.push(TraceEntry {
+                stream: exec,
+                kind: TaskKind::ModelExecute,
+                name: NO_NAME,
+                start,
+                end: now,
+            });
+        }
+    }
+
+    pub fn to_json(&self, op_names: &[String], now: u64) -> Value {
+        let makespan = self.first_start.map_or(0, |f| self.last_end - f);
+        let mut streams: Vec<(&Id, &(String, u64, u64))> = self.busy.iter().collect();
+        streams.sort_by_key(|(id, _)| **id);
+        let label = |id: Id| self.busy.get(&id).map_or("?", |b| b.0.as_str());
+        let kinds: serde_json::Map<String, Value> = TaskKind::ALL
+            .iter()
+            .filter(|k| self.by_kind[**k as usize] > 0)
+            .map(|k| (k.name().to_owned(), json!(self.by_kind[*k as usize])))
+            .collect();
+        let trace: Vec<Value> = self
+            .trace
+            .iter()
+            .map(|t| {
+                let name = if t.name == NO_NAME {
+                    t.kind.name()
+                } else {
+                    op_names[t.name as usize].as_str()
+                };
+                json!({"stream": label(t.stream), "kind": t.kind.name(), "name": name,
+                       "start_ns": t.start, "end_ns": t.end})
+            })
+            .collect();
+        json!({
+            "makespan_ns": makespan,
+            "now_ns": now,
+            "streams": streams.iter().map(|(_, (l, b, n))| json!({"stream": l, "busy_ns": b, "tasks": n})).collect::<Vec<_>>(),
+            "tasks_by_kind": kinds,
+            "kernels_run": self.kernels_run,
+            "opaque_kernels": self.opaque.values().sum::<u64>(),
+            "opaque_by_op": self.opaque,
+            "trace": trace,
+        })
+    }
+}
