@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Sets up, builds, and runs ge-opt's main job on the bundled example: import a GE graph
-# written in the .ge format, run GE's compile-time memory and stream passes in GE's order
+# Sets up, builds, and runs the whole path on the bundled example: import a GE graph written
+# in the .ge format, run GE's compile-time memory and stream passes in GE's order
 # (--ge-compile: memory conflicts, stream allocation, the static memory plan and its
-# verifier), print the MLIR result, and check that stock mlir-opt accepts it with our IRDL
-# dialect.
+# verifier), lower it to per-stream task lists (--lower-to-tasks), check that stock mlir-opt
+# reads both results with our IRDL dialects, then run the task lists with ge-run on the
+# bundled device simulator (two ranks, three training iterations, four seeded schedules)
+# and check every output and variable bit for bit against the reference interpreter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash tools/setup.sh
-cargo build --release --bins
+cargo build --release --workspace
 GE_OPT=target/release/ge-opt
+GE_RUN=target/release/ge-run
+MLIR_OPT=/usr/lib/llvm-22/bin/mlir-opt
 example=examples/allreduce_step.ge
 
 echo "== $example"
@@ -21,8 +25,16 @@ cat target/demo.mlir
 echo "== stream allocation summary (target/demo-streams.json)"
 cat target/demo-streams.json
 echo
-echo "== the same result as .ge"
-"$GE_OPT" --emit ge target/demo.mlir
-echo "== stock mlir-opt --irdl-file=dialects/ascend.irdl.mlir accepts the result"
-/usr/lib/llvm-22/bin/mlir-opt --irdl-file=dialects/ascend.irdl.mlir target/demo.mlir -o /dev/null
+echo "== ge-opt --lower-to-tasks: the per-stream task lists"
+"$GE_OPT" --lower-to-tasks target/demo.mlir -o target/demo-tasks.mlir
+cat target/demo-tasks.mlir
+echo "== stock mlir-opt reads both with our IRDL dialects"
+"$MLIR_OPT" --irdl-file=dialects/ascend.irdl.mlir target/demo.mlir -o /dev/null
+"$MLIR_OPT" --irdl-file=dialects/ascend_task.irdl.mlir target/demo-tasks.mlir -o /dev/null
 echo "ok"
+echo "== ge-run --check: run on the simulator, compare with the reference interpreter"
+"$GE_RUN" "$example" --ranks 2 --iterations 3 --schedules 4 --check \
+  --output-dir target/demo-out --trace target/demo-trace.json
+echo "== ge-run on the lowered module itself (no compile step)"
+"$GE_RUN" target/demo-tasks.mlir --iterations 3
+echo "== outputs in target/demo-out, a Chrome trace (chrome://tracing, Perfetto) in target/demo-trace.json"

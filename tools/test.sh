@@ -4,10 +4,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash tools/setup.sh
-cargo build --bins
+# Every crate of the workspace: ge-opt, ge-gen, ge-run and the simulator's libascendcl.so /
+# libhccl.so, which lit's ge-run tests load from target/debug.
+cargo build --workspace
 # The API docs build without a warning (a broken intra-doc link fails the run).
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
-cargo test --all-targets 2>&1 | tee target/cargo-test.log
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+cargo test --workspace --all-targets 2>&1 | tee target/cargo-test.log
 lit-22 -sv test/ 2>&1 | tee target/lit.log
 
 # One closing line for the whole run, counted from both runners.

@@ -53,6 +53,11 @@ pub const GE_ORIGIN: &[(&str, &str, &str)] = &[
         "ge-memory-conflict.md 3.1.4, behaviour notes B.17",
     ),
     (
+        "lower-to-tasks",
+        "TaskGenerator + DavinciModel's task sink (LabelAllocator for control flow)",
+        "ge-runtime-acl-notes.md 3, ge-import-hccl-labels-notes.md 2",
+    ),
+    (
         "mark-same-addr",
         "MarkSameAddrPass",
         "ge-memory-conflict.md 3.1.7",
@@ -106,6 +111,11 @@ pub const GE_ORIGIN: &[(&str, &str, &str)] = &[
         "verify-mem-plan",
         "a SOMAS-like checker (no GE pass)",
         "ge-memory-conflict.md 3.4",
+    ),
+    (
+        "verify-tasks",
+        "a task-list checker (no GE pass)",
+        "ge-runtime-acl-notes.md 3",
     ),
 ];
 
