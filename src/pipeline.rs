@@ -108,6 +108,15 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::inplace_support_check::create,
     },
     PassInfo {
+        flag: "lower-to-tasks",
+        description: "Lower a compiled model (after ge-compile) to per-stream task lists: the \
+                      module becomes an ascend_task model (weights, variables, inputs, outputs, \
+                      one func per stream in GE's task order, control flow as labels and \
+                      activations), checked by verify-tasks",
+        options: crate::lowering::passes::LOWER_OPTIONS,
+        create: crate::lowering::passes::create_lower,
+    },
+    PassInfo {
         flag: "mark-same-addr",
         description: "GE MarkSameAddrPass: keep the outputs read by StreamSwitch / \
                       LabelSwitchByIndex at a fixed address (_alloc_fixed_addr)",
@@ -186,6 +195,14 @@ pub static PASSES: &[PassInfo] = &[
                       of live tensors, cross-stream reuse ordered",
         options: memory::verify_mem_plan::OPTIONS,
         create: memory::verify_mem_plan::create,
+    },
+    PassInfo {
+        flag: "verify-tasks",
+        description: "Check an ascend_task model: event/notify waits recorded on another stream, \
+                      ids in range, label targets set on the same stream, activated streams \
+                      exist, every address inside its region, operands hold their tensors",
+        options: crate::lowering::passes::VERIFY_OPTIONS,
+        create: crate::lowering::passes::create_verify,
     },
 ];
 

@@ -14,8 +14,12 @@ use melior::{
 /// The IRDL definition of the dialect, as shipped in `dialects/`.
 pub const IRDL_SOURCE: &str = include_str!("../../dialects/ascend.irdl.mlir");
 
+/// The IRDL definition of the `ascend_task` dialect (the lowered model's task lists),
+/// hand-written in `dialects/ascend_task.irdl.mlir`.
+pub const TASK_IRDL_SOURCE: &str = include_str!("../../dialects/ascend_task.irdl.mlir");
+
 /// Creates a context with every upstream dialect registered (so `--pass-pipeline` can mix
-/// upstream passes) and the `ascend` dialect loaded from IRDL.
+/// upstream passes) and the `ascend` and `ascend_task` dialects loaded from IRDL.
 pub fn new_context() -> Context {
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
@@ -31,11 +35,13 @@ pub fn new_context() -> Context {
 /// The IRDL module is our own shipped file: failing to load it is a build defect, not a
 /// user error, hence the panic.
 fn load_ascend_dialect(context: &Context) {
-    let module = Module::parse(context, IRDL_SOURCE).expect("embedded IRDL must parse");
-    assert!(
-        load_irdl_dialects(&module),
-        "embedded IRDL must load into the context"
-    );
+    for source in [IRDL_SOURCE, TASK_IRDL_SOURCE] {
+        let module = Module::parse(context, source).expect("embedded IRDL must parse");
+        assert!(
+            load_irdl_dialects(&module),
+            "embedded IRDL must load into the context"
+        );
+    }
 }
 
 #[cfg(test)]
@@ -47,5 +53,6 @@ mod tests {
         let context = new_context();
         assert!(context.is_registered_operation("ascend.add"));
         assert!(!context.is_registered_operation("ascend.no_such_op"));
+        assert!(context.is_registered_operation("ascend_task.kernel"));
     }
 }

@@ -75,3 +75,19 @@ pub fn print_operation_to_fd(
         errno => Err(std::io::Error::from_raw_os_error(errno)),
     }
 }
+
+/// Parses (and verifies) `source` as a module in the context `context` belongs to: what a
+/// pass holds is a `ContextRef`, and melior's `Module::parse` wants a `&Context`. The
+/// lowering uses it to build its output module from text. `None` after the parser has
+/// reported its errors.
+pub fn parse_module_in<'c>(context: melior::ContextRef<'c>, source: &str) -> Option<Module<'c>> {
+    let source = StringRef::new(source);
+    // SAFETY: `context` is live for 'c; the source is only read during the call; a null
+    // result (parse failure) maps to `None`, a non-null module is owned by the result.
+    unsafe {
+        Module::from_option_raw(mlir_sys::mlirModuleCreateParse(
+            context.to_ref().to_raw(),
+            source.to_raw(),
+        ))
+    }
+}

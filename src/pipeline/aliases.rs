@@ -19,26 +19,46 @@ pub struct PipelineAlias {
 }
 
 /// The aliases. Keep rows sorted by flag; no alias may share a pass's flag.
-pub static ALIASES: &[PipelineAlias] = &[PipelineAlias {
-    flag: "ge-compile",
-    description: "GE's compile-time memory and stream passes in GE's order: \
+pub static ALIASES: &[PipelineAlias] = &[
+    PipelineAlias {
+        flag: "ge-compile",
+        description: "GE's compile-time memory and stream passes in GE's order: \
                   ge-memory-pipeline (HCCL copies, SubgraphPass, AtomicAddrClean, RW \
                   conflicts, GraphLint), memcpy-addr-async, inplace-support-check, \
                   mark-same-addr, mem-layout-conflict (MemConflictProc), stream-alloc, then \
                   the static plan: mem-inplace, mem-assign, set-io-offset, verify-mem-plan",
-    passes: &[
-        "ge-memory-pipeline",
-        "memcpy-addr-async",
-        "inplace-support-check",
-        "mark-same-addr",
-        "mem-layout-conflict",
-        "stream-alloc",
-        "mem-inplace",
-        "mem-assign",
-        "set-io-offset",
-        "verify-mem-plan",
-    ],
-}];
+        passes: &[
+            "ge-memory-pipeline",
+            "memcpy-addr-async",
+            "inplace-support-check",
+            "mark-same-addr",
+            "mem-layout-conflict",
+            "stream-alloc",
+            "mem-inplace",
+            "mem-assign",
+            "set-io-offset",
+            "verify-mem-plan",
+        ],
+    },
+    PipelineAlias {
+        flag: "ge-compile-and-lower",
+        description: "ge-compile, then lower-to-tasks: a .ge graph to its per-stream task lists \
+                      (the ascend_task model the runtime loads)",
+        passes: &[
+            "ge-memory-pipeline",
+            "memcpy-addr-async",
+            "inplace-support-check",
+            "mark-same-addr",
+            "mem-layout-conflict",
+            "stream-alloc",
+            "mem-inplace",
+            "mem-assign",
+            "set-io-offset",
+            "verify-mem-plan",
+            "lower-to-tasks",
+        ],
+    },
+];
 
 /// Looks an alias up by flag / pipeline name.
 pub fn lookup_alias(flag: &str) -> Option<&'static PipelineAlias> {

@@ -1,0 +1,161 @@
+//! The simulator's report of a run (`geSimReport()` JSON), parsed into what `ge-run`
+//! prints, and its trace written as a Chrome trace (`chrome://tracing`, Perfetto).
+
+use crate::runtime::error::RuntimeError;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// One stream's busy time in the last run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamBusy {
+    /// The simulator's name of the stream (`device 0 stream 2`).
+    pub label: String,
+    /// The device (rank) and the stream's creation number on it, read from the label
+    /// (the executor creates the model's streams first, so number `k` is model stream
+    /// `k`, and number `stream_num` its execute stream); `None` for the default stream.
+    pub device: Option<u32>,
+    pub stream: Option<u32>,
+    /// Simulated time the stream spent running tasks.
+    pub busy: f64,
+    /// Tasks it ran.
+    pub tasks: u64,
+}
+
+/// `device D stream N` -> (D, N).
+fn parse_label(label: &str) -> (Option<u32>, Option<u32>) {
+    let words: Vec<&str> = label.split_whitespace().collect();
+    let after = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1)?.parse().ok())
+    };
+    (after("device"), after("stream"))
+}
+
+/// What the simulator says about the last run (`None` in a [`super::RunResult`] on a real
+/// device).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimReport {
+    /// Simulated nanoseconds from the first task's start to the last one's end (over
+    /// every iteration of the run).
+    pub makespan: f64,
+    pub streams: Vec<StreamBusy>,
+    /// Tasks run, by GE task kind or ACL call.
+    pub tasks_by_kind: BTreeMap<String, u64>,
+    /// How many kernel launches used the opaque stand-in (`--opaque-kernels`).
+    pub opaque_uses: u64,
+    /// The whole report, for fields not named above.
+    pub raw: Value,
+}
+
+fn number(value: &Value, keys: &[&str]) -> Option<f64> {
+    keys.iter().find_map(|key| value.get(key)?.as_f64())
+}
+
+impl SimReport {
+    /// Parses the report JSON; unknown fields are kept in `raw`.
+    pub fn parse(text: &str) -> Result<SimReport, RuntimeError> {
+        let raw: Value = serde_json::from_str(text).map_err(|error| {
+            RuntimeError::Other(format!(
+                "the simulator's report is not JSON ({error}): {text}"
+            ))
+        })?;
+        let makespan = number(&raw, &["makespan_ns"]).unwrap_or(0.0);
+        let mut streams = Vec::new();
+        if let Some(Value::Array(list)) = raw.get("streams") {
+            for entry in list {
+                let label = match entry.get("stream") {
+                    Some(Value::String(label)) => label.clone(),
+                    Some(other) => format!("stream {other}"),
+                    None => String::from("?"),
+                };
+                let (device, stream) = parse_label(&label);
+                streams.push(StreamBusy {
+                    label,
+                    device,
+                    stream,
+                    busy: number(entry, &["busy_ns", "busy"]).unwrap_or(0.0),
+                    tasks: number(entry, &["tasks"]).unwrap_or(0.0) as u64,
+                });
+            }
+        }
+        let mut tasks_by_kind = BTreeMap::new();
+        if let Some(Value::Object(map)) = raw.get("tasks_by_kind").or_else(|| raw.get("tasks")) {
+            for (kind, count) in map {
+                tasks_by_kind.insert(kind.clone(), count.as_u64().unwrap_or(0));
+            }
+        }
+        let opaque_uses =
+            number(&raw, &["opaque_uses", "opaque_kernels", "opaque"]).unwrap_or(0.0) as u64;
+        Ok(SimReport {
+            makespan,
+            streams,
+            tasks_by_kind,
+            opaque_uses,
+            raw,
+        })
+    }
+
+    /// The run's trace as Chrome trace JSON, when the report carries one: either already
+    /// Chrome events (`ph` set) or task records (`device`, `stream`, `name`/`kind`, `start`,
+    /// `end`/`dur`), one row per (device, stream).
+    pub fn chrome_trace(&self) -> Option<String> {
+        let entries = self.raw.get("trace")?.as_array()?;
+        let events: Vec<Value> = entries
+            .iter()
+            .map(|entry| {
+                if entry.get("ph").is_some() {
+                    return entry.clone();
+                }
+                let (device, stream) =
+                    parse_label(entry.get("stream").and_then(Value::as_str).unwrap_or(""));
+                let start = number(entry, &["start_ns", "start"]).unwrap_or(0.0);
+                let duration = number(entry, &["dur", "duration"])
+                    .or_else(|| number(entry, &["end_ns", "end"]).map(|end| end - start))
+                    .unwrap_or(0.0);
+                let name = ["name", "node", "kind"]
+                    .iter()
+                    .find_map(|key| entry.get(key)?.as_str())
+                    .unwrap_or("task");
+                serde_json::json!({
+                    "name": name,
+                    "cat": entry.get("kind").and_then(Value::as_str).unwrap_or("task"),
+                    "ph": "X",
+                    // Chrome traces count microseconds; the simulator nanoseconds.
+                    "ts": start / 1000.0,
+                    "dur": duration / 1000.0,
+                    "pid": device.unwrap_or(0),
+                    "tid": stream.map_or(u64::from(u32::MAX), u64::from),
+                    "args": entry,
+                })
+            })
+            .collect();
+        Some(serde_json::json!({ "traceEvents": events }).to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_parses_its_fields_and_keeps_the_rest() {
+        let report = SimReport::parse(
+            r#"{"makespan_ns": 1500, "streams": [{"stream": "device 0 stream 1", "busy_ns": 700, "tasks": 3}],
+                "tasks_by_kind": {"kernel": 2, "event_record": 1}, "opaque_kernels": 2, "extra": 1,
+                "trace": [{"stream": "device 0 stream 1", "kind": "kernel", "name": "relu", "start_ns": 0, "end_ns": 700}]}"#,
+        )
+        .unwrap();
+        assert_eq!(report.makespan, 1500.0);
+        assert_eq!(report.streams[0].busy, 700.0);
+        assert_eq!(report.streams[0].stream, Some(1));
+        assert_eq!(report.streams[0].device, Some(0));
+        assert_eq!(report.tasks_by_kind["kernel"], 2);
+        assert_eq!(report.opaque_uses, 2);
+        let trace: Value = serde_json::from_str(&report.chrome_trace().unwrap()).unwrap();
+        assert_eq!(trace["traceEvents"][0]["dur"], 0.7);
+        assert_eq!(trace["traceEvents"][0]["tid"], 1);
+        assert!(SimReport::parse("not json").is_err());
+    }
+}
