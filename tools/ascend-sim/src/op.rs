@@ -142,7 +142,8 @@ impl Sim {
         let what = "aclopExecuteV2";
         self.require_init(what)?;
         let s = self.resolve_stream(cur, stream, what)?;
-        if !ascend_kernels::has_kernel(op_type) && !self.cfg.opaque_kernels {
+        let op = self.intern_op(op_type);
+        if !self.op_has_kernel[op as usize] && !self.cfg.opaque_kernels {
             fail!(
                 OP_NOT_FOUND,
                 "{what}: no kernel for op type `{op_type}` (geSimConfigure(\"opaque_kernels=1\") runs a stand-in)"
@@ -166,7 +167,6 @@ impl Sim {
         } else {
             Arc::clone(get(&self.attrs, attr, Kind::OpAttr, what)?)
         };
-        let op = self.intern_op(op_type);
         self.enqueue(
             s,
             Task::Kernel(KernelTask {

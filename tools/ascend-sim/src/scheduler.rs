@@ -363,12 +363,32 @@ impl Sim {
                 }
                 (p.control_ns, Work::Record { ev, version })
             }
-            Task::Wait { .. } => (p.control_ns, Work::None),
+            Task::Wait { ev, .. } => {
+                if !self.events.contains_key(&ev) {
+                    self.run_error(
+                        dev,
+                        RT_MODEL_EXECUTE,
+                        format!(
+                            "an event wait on {}: the event was destroyed",
+                            self.streams[&s].label
+                        ),
+                    );
+                }
+                (p.control_ns, Work::None)
+            }
             Task::Reset { ev } => (p.control_ns, Work::Reset { ev }),
             Task::NotifyRecord { notify } => (p.control_ns, Work::NotifyRecord { notify }),
             Task::NotifyWait { notify } => {
-                if let Some(n) = self.notifies.get_mut(&notify) {
-                    n.set = false;
+                match self.notifies.get_mut(&notify) {
+                    Some(n) => n.set = false,
+                    None => self.run_error(
+                        dev,
+                        RT_MODEL_EXECUTE,
+                        format!(
+                            "a notify wait on {}: the notify was destroyed",
+                            self.streams[&s].label
+                        ),
+                    ),
                 }
                 (p.control_ns, Work::None)
             }
@@ -521,7 +541,7 @@ impl Sim {
                 data: d,
             })
             .collect();
-        let result = if ascend_kernels::has_kernel(&op) {
+        let result = if self.op_has_kernel[k.op as usize] {
             self.stats.kernels_run += 1;
             ascend_kernels::execute(&op, &k.attrs, &refs, &mut muts)
                 .map_err(|e| format!("kernel `{op}` failed: {e}"))

@@ -206,6 +206,8 @@ pub struct Sim {
     pub groups: Vec<Group>,
     /// Op type names, interned so a task carries a number.
     pub op_names: Vec<Arc<str>>,
+    /// `ascend_kernels::has_kernel` of each interned op type, asked once.
+    pub op_has_kernel: Vec<bool>,
     pub op_index: HashMap<String, u32>,
     last_op: u32,
     pub sched: Scheduler,
@@ -244,6 +246,7 @@ impl Sim {
             comms: IdMap::default(),
             groups: Vec::new(),
             op_names: Vec::new(),
+            op_has_kernel: Vec::new(),
             op_index: HashMap::new(),
             last_op: 0,
             sched: Scheduler::new(seed),
@@ -280,6 +283,7 @@ impl Sim {
         }
         let i = self.op_names.len() as u32;
         self.op_names.push(Arc::from(op));
+        self.op_has_kernel.push(ascend_kernels::has_kernel(op));
         self.op_index.insert(op.to_owned(), i);
         i
     }
