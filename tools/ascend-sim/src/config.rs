@@ -137,7 +137,13 @@ impl Config {
                 "delay_factor" => c.delay_factor = positive(k, v)?,
                 "trace" => c.trace = flag(k, v)?,
                 "opaque_kernels" => c.opaque_kernels = flag(k, v)?,
-                "device_count" => c.device_count = count(k, v, 1)?,
+                "device_count" => {
+                    // Each device owns 1 TiB of the fake address space above 0x1000_0000_0000.
+                    c.device_count = count(k, v, 1)?;
+                    if c.device_count > 1024 {
+                        fail!(INVALID_PARAM, "geSimConfigure: device_count={v} is more than 1024");
+                    }
+                }
                 "max_streams" => c.max_streams = count(k, v, 1)?,
                 "max_events" => c.max_events = count(k, v, 0)?,
                 "max_notifies" => c.max_notifies = count(k, v, 0)?,
@@ -229,6 +235,7 @@ mod tests {
         );
         assert!(c.with(&parse("seed=1;bogus=2").unwrap()).is_err());
         assert!(c.with(&parse("jitter=1.5").unwrap()).is_err());
+        assert!(c.with(&parse("device_count=5000").unwrap()).is_err());
         assert!(parse("seed").is_err());
     }
 }

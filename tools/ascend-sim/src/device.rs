@@ -89,6 +89,12 @@ impl Sim {
             return Ok(false);
         }
         self.streams.retain(|_, s| s.dev != d);
+        let streams = &self.streams;
+        for g in &mut self.groups {
+            for q in &mut g.arrivals {
+                q.retain(|s| streams.contains_key(s));
+            }
+        }
         self.events.retain(|_, e| e.dev != d);
         self.notifies.retain(|_, n| n.dev != d);
         self.labels.retain(|_, l| l.dev != d);

@@ -294,3 +294,16 @@ fn query_lets_simulated_time_pass_in_steps() {
     s.ok(unsafe { (s.acl.aclrtQueryEventStatus)(e, &mut status) });
     assert_eq!(status, 1);
 }
+
+#[test]
+fn waiting_for_a_destroyed_event_is_an_error_of_the_run() {
+    let (_g, s) = Sim::lock("");
+    let st = s.stream();
+    let e = s.event();
+    s.ok(unsafe { (s.acl.aclrtStreamWaitEvent)(st, e) });
+    s.ok(unsafe { (s.acl.aclrtDestroyEvent)(e) });
+    assert_eq!(s.sync(st), 507011);
+    assert!(s.msg().contains("the event was destroyed"));
+    assert_eq!(unsafe { (s.acl.aclrtRecordEvent)(e, st) }, 107017);
+    assert!(s.msg().contains("event handle"));
+}
