@@ -765,7 +765,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
     fn root_outputs(&mut self, ret: OperationRef<'c, 'a>) {
         for (index, value) in ret.operands().enumerate() {
             let Some(operand) = self.addr_of(value) else {
-                self.error(ret, format!("graph output {index} has no address"));
+                if self.errors.is_empty() {
+                    self.error(ret, format!("graph output {index} has no address"));
+                }
                 continue;
             };
             let source = ops::producer(value)
