@@ -692,7 +692,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
 
     fn lower_memset(&mut self, op: OperationRef<'c, 'a>, name: &str, stream: u32) {
         // The outputs it cleans: the atomic outputs of the nodes it is a control
-        // predecessor of, at their planned offsets.
+        // predecessor of, at their planned workspace offsets (the nodes come later in the
+        // order, so their offsets are read from the plan, not from lowered values).
         for succ in ops::ctrl_successors(op) {
             let atomic = semantics::atomic_outputs(&succ);
             let results = ops::data_results(succ);
@@ -711,14 +712,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
                             value: 0,
                         },
                     ),
-                    Some(Err(())) => {}
-                    None => self.error(
-                        op,
-                        format!(
-                            "atomic output {k} of `{}` is not in the workspace",
-                            ops::display_name(succ)
-                        ),
-                    ),
+                    // An atomic output outside the workspace (a ref output into a
+                    // Variable) keeps its value: the clean zeroes feature-map memory only.
+                    Some(Err(())) | None => {}
                 }
             }
         }
