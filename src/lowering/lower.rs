@@ -577,7 +577,6 @@ impl<'c, 'a> Lowering<'c, 'a> {
     ) -> Option<Vec<Operand>> {
         let mut out = Vec::new();
         for (k, value) in ops::data_results(op).into_iter().enumerate() {
-            let value: Value = value.into();
             let ref_input = semantics::ref_input_of_output(&op, k);
             let operand = match self.planned_output(op, k, value) {
                 Some(Ok(planned)) => planned,
@@ -653,7 +652,6 @@ impl<'c, 'a> Lowering<'c, 'a> {
             return;
         };
         for (k, value) in ops::data_results(op).into_iter().enumerate() {
-            let value: Value = value.into();
             let Some(source) = inputs.get(k.min(inputs.len().saturating_sub(1))).cloned() else {
                 self.error(
                     op,
@@ -701,9 +699,11 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 let Some(value) = results.get(k) else {
                     continue;
                 };
-                let value: Value = (*value).into();
-                match self.planned_output(succ, k, value) {
-                    Some(Ok(planned)) => self.push(
+                let value = *value;
+                // An atomic output outside the workspace (a ref output into a
+                // Variable) keeps its value: the clean zeroes feature-map memory only.
+                if let Some(Ok(planned)) = self.planned_output(succ, k, value) {
+                    self.push(
                         stream,
                         Task::Memset {
                             node: name.to_string(),
@@ -711,10 +711,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                             size: planned.size,
                             value: 0,
                         },
-                    ),
-                    // An atomic output outside the workspace (a ref output into a
-                    // Variable) keeps its value: the clean zeroes feature-map memory only.
-                    Some(Err(())) | None => {}
+                    );
                 }
             }
         }
@@ -771,7 +768,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 .map(|p| {
                     let k = ops::data_results(p)
                         .iter()
-                        .position(|r| Value::from(*r) == value)
+                        .position(|r| *r == value)
                         .unwrap_or(0);
                     format!("{}:{k}", ops::display_name(p))
                 })
