@@ -35,7 +35,7 @@ use super::{
     model::*,
 };
 use crate::{dialect::semantics, ir::ops};
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, ValueLike};
 use std::collections::BTreeSet;
 
 /// GE types of the source nodes that carry `stream_id` 0 whatever stream reads them.
@@ -123,7 +123,6 @@ fn node_outputs<'c, 'a>(
 ) -> Option<Vec<Operand>> {
     let mut out = Vec::new();
     for (k, value) in ops::data_results(node.op).into_iter().enumerate() {
-        let value: Value = value.into();
         let operand = match lw.planned_output(node.op, k, value) {
             Some(Ok(p)) => p,
             Some(Err(())) => return None,
@@ -155,7 +154,7 @@ fn node_outputs<'c, 'a>(
 
 fn set_outputs<'c, 'a>(lw: &mut Lowering<'c, 'a>, node: &Node<'c, 'a>, outputs: &[Operand]) {
     for (value, operand) in ops::data_results(node.op).into_iter().zip(outputs) {
-        lw.set_addr(value.into(), operand.clone());
+        lw.set_addr(value, operand.clone());
     }
 }
 

@@ -35,14 +35,14 @@ pub fn emit_model(model: &TaskModel) -> String {
             string(&w.node),
             w.offset,
             desc_type(&w.desc),
-            bytes_attr(&w.bytes)
+            bytes_attr(&w.bytes, &w.desc)
         );
     }
     for v in &model.variables {
         let init = v
             .init
             .as_ref()
-            .map(|b| format!(", init = {}", bytes_attr(b)))
+            .map(|b| format!(", init = {}", bytes_attr(b, &v.desc)))
             .unwrap_or_default();
         let _ = writeln!(
             out,
@@ -301,18 +301,32 @@ fn operands(list: &[Operand]) -> String {
     format!("[{}]", items.join(", "))
 }
 
-/// Bytes as `dense<"0x...">` over `i8` elements (exact, any length).
-fn bytes_attr(bytes: &[u8]) -> String {
-    if bytes.is_empty() {
-        return "dense<> : tensor<0xi8>".to_string();
+/// A tensor's bytes as a dense attribute of the tensor's own type in MLIR's hex form (raw
+/// little-endian bytes; exact): one element's bytes when every element is the same (MLIR
+/// reads that as a splat, so a large constant fill stays one line of a few bytes), all of
+/// them otherwise. Bools and empty tensors use an `i8` tensor of the bytes instead (MLIR
+/// packs `i1` data in bits).
+pub fn bytes_attr(bytes: &[u8], desc: &TensorDesc) -> String {
+    let elem = desc.dtype.size();
+    let hex = |b: &[u8]| {
+        let mut s = String::with_capacity(b.len() * 2);
+        for x in b {
+            let _ = write!(s, "{x:02X}");
+        }
+        s
+    };
+    if desc.dtype == DType::Bool || bytes.is_empty() || bytes.len() as u64 != desc.bytes() {
+        if bytes.is_empty() {
+            return "dense<> : tensor<0xi8>".to_string();
+        }
+        return format!("dense<\"0x{}\"> : tensor<{}xi8>", hex(bytes), bytes.len());
     }
-    let mut s = String::with_capacity(bytes.len() * 2 + 32);
-    s.push_str("dense<\"0x");
-    for b in bytes {
-        let _ = write!(s, "{b:02X}");
-    }
-    let _ = write!(s, "\"> : tensor<{}xi8>", bytes.len());
-    s
+    let first = &bytes[..elem];
+    // Every element equals the first iff the bytes equal themselves shifted by one
+    // element: one memcmp (the generated graphs' weights are large constant fills).
+    let splat = bytes[elem..] == bytes[..bytes.len() - elem];
+    let body = if splat { hex(first) } else { hex(bytes) };
+    format!("dense<\"0x{body}\"> : {}", tensor_type_text(desc))
 }
 
 fn kernel_attrs(attrs: &Attrs) -> String {

@@ -323,6 +323,13 @@ pub fn dense_bytes(attr: Attribute, desc: &TensorDesc) -> Result<Vec<u8>, String
     if matches!(desc.dtype, DType::F16 | DType::BF16) {
         return half_bytes(attr, &d, desc.dtype, n);
     }
+    if d.is_splat() {
+        // One read, then copies: element by element through the C API is slow for the
+        // large constant fills of the generated graphs.
+        let one = element_bytes(&d, desc.dtype, 0)
+            .ok_or_else(|| format!("cannot read a `{}` Const value", desc.dtype.mlir()))?;
+        return Ok(one.repeat(n));
+    }
     let mut out = Vec::with_capacity(n * desc.dtype.size());
     for i in 0..n {
         let bytes = element_bytes(&d, desc.dtype, i).ok_or_else(|| {

@@ -577,7 +577,6 @@ impl<'c, 'a> Lowering<'c, 'a> {
     ) -> Option<Vec<Operand>> {
         let mut out = Vec::new();
         for (k, value) in ops::data_results(op).into_iter().enumerate() {
-            let value: Value = value.into();
             let ref_input = semantics::ref_input_of_output(&op, k);
             let operand = match self.planned_output(op, k, value) {
                 Some(Ok(planned)) => planned,
@@ -653,7 +652,6 @@ impl<'c, 'a> Lowering<'c, 'a> {
             return;
         };
         for (k, value) in ops::data_results(op).into_iter().enumerate() {
-            let value: Value = value.into();
             let Some(source) = inputs.get(k.min(inputs.len().saturating_sub(1))).cloned() else {
                 self.error(
                     op,
@@ -692,7 +690,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
 
     fn lower_memset(&mut self, op: OperationRef<'c, 'a>, name: &str, stream: u32) {
         // The outputs it cleans: the atomic outputs of the nodes it is a control
-        // predecessor of, at their planned offsets.
+        // predecessor of, at their planned workspace offsets (the nodes come later in the
+        // order, so their offsets are read from the plan, not from lowered values).
         for succ in ops::ctrl_successors(op) {
             let atomic = semantics::atomic_outputs(&succ);
             let results = ops::data_results(succ);
@@ -700,9 +699,11 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 let Some(value) = results.get(k) else {
                     continue;
                 };
-                let value: Value = (*value).into();
-                match self.planned_output(succ, k, value) {
-                    Some(Ok(planned)) => self.push(
+                let value = *value;
+                // An atomic output outside the workspace (a ref output into a
+                // Variable) keeps its value: the clean zeroes feature-map memory only.
+                if let Some(Ok(planned)) = self.planned_output(succ, k, value) {
+                    self.push(
                         stream,
                         Task::Memset {
                             node: name.to_string(),
@@ -710,15 +711,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                             size: planned.size,
                             value: 0,
                         },
-                    ),
-                    Some(Err(())) => {}
-                    None => self.error(
-                        op,
-                        format!(
-                            "atomic output {k} of `{}` is not in the workspace",
-                            ops::display_name(succ)
-                        ),
-                    ),
+                    );
                 }
             }
         }
@@ -765,7 +758,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
     fn root_outputs(&mut self, ret: OperationRef<'c, 'a>) {
         for (index, value) in ret.operands().enumerate() {
             let Some(operand) = self.addr_of(value) else {
-                self.error(ret, format!("graph output {index} has no address"));
+                if self.errors.is_empty() {
+                    self.error(ret, format!("graph output {index} has no address"));
+                }
                 continue;
             };
             let source = ops::producer(value)
@@ -773,7 +768,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 .map(|p| {
                     let k = ops::data_results(p)
                         .iter()
-                        .position(|r| Value::from(*r) == value)
+                        .position(|r| *r == value)
                         .unwrap_or(0);
                     format!("{}:{k}", ops::display_name(p))
                 })

@@ -7,7 +7,7 @@
 
 use super::{
     emit::TASK_OPS,
-    ir_read::{attr_value, parse_tensor_type},
+    ir_read::{attr_value, dense_bytes, parse_tensor_type, tensor_type_text},
     model::*,
 };
 use crate::ir::{ops, LocatedError};
@@ -176,11 +176,22 @@ impl<'c> Reader<'c> {
         }
     }
 
-    fn bytes(&mut self, op: OperationRef<'c, '_>, name: &str) -> R<Vec<u8>> {
+    /// A tensor's bytes: a dense attribute of its own type (a splat expanded), or an `i8`
+    /// tensor of the bytes (see `emit::bytes_attr`).
+    fn bytes(&mut self, op: OperationRef<'c, '_>, name: &str, desc: &TensorDesc) -> R<Vec<u8>> {
         let a = self.attr(op, name)?;
-        match bytes_of(a) {
+        let own_type = a.r#type().to_string() == tensor_type_text(desc);
+        let read = if own_type && desc.dtype != DType::Bool {
+            dense_bytes(a, desc).ok()
+        } else {
+            bytes_of(a)
+        };
+        match read {
             Some(b) => Ok(b),
-            None => self.err(op, &format!("`{name}` must be a dense i8 tensor")),
+            None => self.err(
+                op,
+                &format!("`{name}` must be a dense tensor of the type's bytes or an i8 tensor"),
+            ),
         }
     }
 
@@ -235,24 +246,26 @@ impl<'c> Reader<'c> {
     }
 
     fn weight(&mut self, op: OperationRef<'c, '_>) -> R<Weight> {
+        let desc = self.desc(op, "type")?;
         Ok(Weight {
             node: self.string(op, "node")?,
             offset: self.uint(op, "offset")?,
-            desc: self.desc(op, "type")?,
-            bytes: self.bytes(op, "bytes")?,
+            bytes: self.bytes(op, "bytes", &desc)?,
+            desc,
         })
     }
 
     fn variable(&mut self, op: OperationRef<'c, '_>) -> R<Variable> {
+        let desc = self.desc(op, "type")?;
         Ok(Variable {
             node: self.string(op, "node")?,
             offset: self.uint(op, "offset")?,
-            desc: self.desc(op, "type")?,
             init: if op.has_attribute("init") {
-                Some(self.bytes(op, "init")?)
+                Some(self.bytes(op, "init", &desc)?)
             } else {
                 None
             },
+            desc,
         })
     }
 
