@@ -401,6 +401,18 @@ impl<'c, 'a> Builder<'c, 'a> {
         graph_name: &str,
         op: OperationRef<'c, 'a>,
     ) -> Result<NodeId, LocatedError<'c>> {
+        // A graph's outputs are data values (the `.ge` importer says the same of `return ^x`):
+        // a returned control token has no tensor, and the model's NetOutput inputs are data.
+        if let Some(j) = op.operands().position(ops::is_ctrl) {
+            return Err(LocatedError::at(
+                op,
+                format!(
+                    "`func.return` of graph `{graph_name}` returns a control token (operand \
+                    {j}); a graph's outputs are data values: put the control edge on a node \
+                    instead"
+                ),
+            ));
+        }
         let g = &mut self.model.graph;
         let name = if gid == ROOT {
             "NetOutput".to_string()
