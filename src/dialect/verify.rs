@@ -8,7 +8,7 @@
 //! its AST (with `.ge` locations); `ge-opt` runs this after parsing `.mlir`.
 
 use super::{
-    op_table,
+    attr_checks, op_table,
     semantics::{self, data_operands, data_results},
     Arity, OpView, Trait,
 };
@@ -45,6 +45,7 @@ pub fn verify_subgraphs(module: &Module) -> bool {
     // memory (a hash map's order jumps around a million-op module).
     for function in &functions {
         for op in body_ops(function.op) {
+            ok &= check_attr_values(op);
             for (attr, symbol) in subgraph_attrs(op) {
                 let Some(callee) = by_name.get(symbol.as_str()) else {
                     emit_error(
@@ -67,6 +68,34 @@ pub fn verify_subgraphs(module: &Module) -> bool {
         }
     }
     ok && check_acyclic(&calls)
+}
+
+/// The attribute values [`super::attr_checks`] checks (subgraph symbols, a Const's value),
+/// each problem an error at the op.
+fn check_attr_values(op: OperationRef) -> bool {
+    let Some(def) = semantics::semantic_def(&op) else {
+        return true;
+    };
+    let mut problems = Vec::new();
+    for name in def.subgraph_attr_names() {
+        if let Some(p) = op
+            .attribute(name)
+            .ok()
+            .and_then(|a| attr_checks::subgraph_attr_problem(def, name, a))
+        {
+            problems.push(p);
+        }
+    }
+    if def.has_trait(Trait::ConstLike) {
+        if let Ok(value) = op.attribute("value") {
+            let result = data_results(&op).first().map(|v| v.r#type());
+            problems.extend(attr_checks::const_value_problem(def, value, result));
+        }
+    }
+    for p in &problems {
+        emit_error(op.location(), &format!("{}: {p}", describe(op)));
+    }
+    problems.is_empty()
 }
 
 /// The functions of the module with their signatures, in module order.

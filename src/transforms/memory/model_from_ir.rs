@@ -134,14 +134,14 @@ impl<'c, 'a> IrModel<'c, 'a> {
 
     /// Builds the model of `module` (a `builtin.module`) rooted at function `root`.
     pub fn build(module: OperationRef<'c, 'a>, root: &str) -> Result<Self, LocatedError<'c>> {
-        let tree = SubgraphTree::build_from_op(module, root).map_err(|e| {
+        let tree = SubgraphTree::build_from_op_at(module, root).map_err(|(e, user)| {
             let at = match &e {
                 IrError::MissingRoot(_) => module
                     .region(0)
                     .ok()
                     .and_then(|r| r.first_block())
                     .and_then(|body| missing_root(body, root).0),
-                _ => None,
+                _ => user,
             };
             LocatedError::at(at.unwrap_or(module), e.to_string())
         })?;
