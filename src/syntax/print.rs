@@ -533,7 +533,9 @@ fn dense(a: Attribute) -> Option<String> {
     let element = Element::of_mlir(parts.element)?;
     let ge_ty = types::ge_tensor(&ty)?;
     let d = DenseElementsAttribute::try_from(a).ok()?;
-    if d.is_empty() {
+    // A splat before the empty case: MLIR keeps the value of a zero-element splat
+    // (`dense<1.0> : tensor<0xf32>` is not `dense<>`), and `[]` would read back as `dense<>`.
+    if d.is_empty() && !d.is_splat() {
         return Some(format!("dense<{ge_ty}>[]"));
     }
     if d.is_splat() {
