@@ -492,11 +492,14 @@ fn uses(symbols: &Symbols, o: &Object, order: &Order, t: &Timeline) -> (Vec<Node
                 Some(_) => {}
                 None => last.push((lane, n, end)),
             }
-            if !a.is_input() && !writers.contains(&n) {
+            if !a.is_input() {
                 writers.push(n);
             }
         }
     }
+    // Once at the end: a membership scan per writer was quadratic on in-place chains.
+    writers.sort_unstable();
+    writers.dedup();
     (last.into_iter().map(|x| x.1).collect(), writers)
 }
 

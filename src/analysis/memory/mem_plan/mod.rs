@@ -227,6 +227,7 @@ pub fn plan_memory(
             add_uses(block, symbols, s, &order, &timeline);
         }
     }
+    dedup_writers(&mut blocks);
     let placed = allocator::place(&blocks, timeline.len, Some(&order));
 
     let mut offset = vec![-1i64; facts.kind.len()];
@@ -407,6 +408,14 @@ fn cluster_starts(
     Ok(starts)
 }
 
+/// Each writer of a block once (see [`add_uses`]).
+fn dedup_writers(blocks: &mut [Block]) {
+    for block in blocks {
+        block.writers.sort_unstable();
+        block.writers.dedup();
+    }
+}
+
 /// Records the latest use per lane and the writers of symbol `s` in `block`.
 fn add_uses(block: &mut Block, symbols: &Symbols, s: SymbolId, order: &Order, t: &Timeline) {
     for a in symbols.anchors(s) {
@@ -418,7 +427,9 @@ fn add_uses(block: &mut Block, symbols: &Symbols, s: SymbolId, order: &Order, t:
             Some(_) => {}
             None => block.last_uses.push((lane, n, end)),
         }
-        if !a.is_input() && !block.writers.contains(&n) {
+        // Deduplicated once the block is complete ([`dedup_writers`]): a membership scan
+        // per writer was quadratic on a chain of in-place ops (one symbol, 160k writers).
+        if !a.is_input() {
             block.writers.push(n);
         }
     }
