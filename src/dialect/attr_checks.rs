@@ -7,13 +7,98 @@
 //!   to pass, and the passes then saw a Case without branches;
 //! * a Const-like op's `value` is an elements attribute (`dense<...>`) of exactly the
 //!   op's result type: a `dense<f32[2]>` value on an `f32[1000]` result, or a string, used to
-//!   pass and describe a tensor the value does not hold.
+//!   pass and describe a tensor the value does not hold;
+//! * the attributes the passes read have their type ([`typed_attr_problem`]): a flag is
+//!   `true`/`false` (or GE's 0/1), a stream or event id an integer in range, an offset list
+//!   integers from -1 up. Read leniently, `_input_mutable = "false"` and `= 3` both meant
+//!   true, `stream_id = "x"` and `event_id = -2` were ignored.
 
+use super::semantics::attr;
 use super::{OpDef, Trait};
 use melior::ir::{
-    attribute::{ArrayAttribute, AttributeLike},
+    attribute::{ArrayAttribute, AttributeLike, IntegerAttribute},
     Attribute, Type,
 };
+
+/// Flags the passes read: `true`/`false`, or 0/1.
+const FLAGS: &[&str] = &[
+    attr::INPUT_MUTABLE,
+    attr::REFERENCE,
+    attr::IS_ATOMIC_NODE,
+    attr::KERNEL_ATOMIC,
+    attr::CONTINUOUS_INPUT,
+    attr::CONTINUOUS_OUTPUT,
+    attr::NOPADDING_CONTINUOUS_INPUT,
+    attr::NOPADDING_CONTINUOUS_OUTPUT,
+    attr::SKIP_RW_CONFLICT,
+    attr::CANNOT_BE_DELETED,
+    attr::RTS_LABEL_NODE,
+    attr::IS_LOOP_ACTIVE,
+    attr::SUBGRAPH_FIRST_ACTIVE,
+];
+
+/// Integer attributes the passes read, with their least valid value: stream ids (-1 is
+/// GE's "no stream", a source node's logical stream), event and notify ids.
+const INTS: &[(&str, i64)] = &[
+    ("stream_id", -1),
+    ("_logic_stream_id", -1),
+    (attr::EVENT_ID, 0),
+    ("notify_id", 0),
+];
+
+/// Offset lists `--verify-mem-plan` and the lowering read back: -1 is "no offset".
+const OFFSET_LISTS: &[&str] = &["output_offset", "input_offset"];
+
+/// Why `value`, the value of an op attribute `name`, has the wrong type for what the
+/// passes read from it; `None` when it is fine or `name` is not one of them.
+pub fn typed_attr_problem(name: &str, value: Attribute) -> Option<String> {
+    if FLAGS.contains(&name) {
+        return match int_value(value) {
+            _ if value.is_bool() => None,
+            Some(0 | 1) => None,
+            _ => Some(format!("`{name}` must be `true` or `false`, got `{value}`")),
+        };
+    }
+    if let Some(&(_, min)) = INTS.iter().find(|(n, _)| *n == name) {
+        return match int_value(value) {
+            Some(v) if v >= min => None,
+            Some(v) => Some(format!(
+                "`{name}` must be an integer of at least {min}, got {v}"
+            )),
+            None => Some(format!("`{name}` must be an integer, got `{value}`")),
+        };
+    }
+    if OFFSET_LISTS.contains(&name) {
+        let want = format!("`{name}` must be a list of byte offsets (integers, -1 for none)");
+        let Ok(list) = ArrayAttribute::try_from(value) else {
+            return Some(format!("{want}, got `{value}`"));
+        };
+        return (0..list.len())
+            .filter_map(|i| list.element(i).ok())
+            .find(|e| int_value(*e).is_none_or(|v| v < -1))
+            .map(|e| format!("{want}, got the element `{e}`"));
+    }
+    None
+}
+
+/// `memory_size` of a function: the workspace bytes, an integer from 0 up.
+pub fn memory_size_problem(value: Attribute) -> Option<String> {
+    match int_value(value) {
+        Some(v) if v >= 0 => None,
+        _ => Some(format!(
+            "`memory_size` must be the workspace size in bytes (an integer from 0 up), got \
+             `{value}`"
+        )),
+    }
+}
+
+/// The value of an integer (not boolean) attribute.
+fn int_value(value: Attribute) -> Option<i64> {
+    if value.is_bool() || !value.is_integer() {
+        return None;
+    }
+    IntegerAttribute::try_from(value).ok().map(|i| i.value())
+}
 
 /// Why `attr`, the value of subgraph attribute `name` of an op of `def`, is malformed;
 /// `None` when it is fine or `name` is not a subgraph attribute.

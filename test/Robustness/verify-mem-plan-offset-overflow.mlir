@@ -7,7 +7,7 @@
 
 // CHECK-NOT: panicked
 // CHECK: verify-mem-plan-offset-overflow.mlir:[[@LINE+3]]:10: error: verify-mem-plan: `a` output 0 at offset 9223372036854775296 with 4128 bytes ends past the largest address (i64 overflow)
-func.func @main(%arg0: tensor<1024xf32>) -> tensor<1024xf32> {
+func.func @main(%arg0: tensor<1024xf32>) -> tensor<1024xf32> attributes {memory_size = 4608 : i64} {
   %0:2 = "ascend.data"(%arg0) {index = 0 : i64, input_offset = [-1], name = "x", output_offset = [-1]} : (tensor<1024xf32>) -> (tensor<1024xf32>, !ascend.ctrl)
   %1:2 = "ascend.relu"(%0#0) {input_offset = [-1], name = "a", output_offset = [9223372036854775296]} : (tensor<1024xf32>) -> (tensor<1024xf32>, !ascend.ctrl)
   return {input_offset = [9223372036854775296]} %1#0 : tensor<1024xf32>

@@ -311,6 +311,19 @@ impl<'c, 't> Checker<'c, 't> {
         }
         let mut symbols = Vec::new();
         let attrs = self.attr_list(&g.attrs, graph_reserved, &mut symbols);
+        for (key, value) in attrs.iter().flatten() {
+            let problem = (key == "memory_size")
+                .then(|| attr_checks::memory_size_problem(*value))
+                .flatten();
+            if let (Some(problem), Some(a)) = (problem, g.attrs.iter().find(|a| &a.key.text == key))
+            {
+                self.diags.push(Diagnostic::new(
+                    format!("graph `{}`: {problem}", g.name.text),
+                    a.value.span,
+                    "this value",
+                ));
+            }
+        }
         PartialGraph {
             attrs,
             nodes,
@@ -351,8 +364,8 @@ impl<'c, 't> Checker<'c, 't> {
         }
         let mut symbols = Vec::new();
         let attrs = self.attrs(n, matches!(op, Some(OpKind::Generic)), &mut symbols);
-        if let (Some(kind), Some(lowered)) = (op, attrs.as_ref()) {
-            self.attr_values(n, kind, lowered, results.as_deref());
+        if let Some(lowered) = attrs.as_ref() {
+            self.attr_values(n, op, lowered, results.as_deref());
         }
         let is_data = matches!(op, Some(OpKind::Known(d)) if table_hooks::is_data_like(d));
         let arg_index = if is_data { self.data_index(n) } else { None };
@@ -373,30 +386,26 @@ impl<'c, 't> Checker<'c, 't> {
     fn attr_values(
         &mut self,
         n: &ast::Node,
-        kind: OpKind,
+        kind: Option<OpKind>,
         lowered: &[(String, Attribute<'c>)],
         results: Option<&[Type<'c>]>,
     ) {
         let def = match (kind, &n.op_type.kind) {
-            (OpKind::Known(def), _) => def,
-            (OpKind::Generic, OpTypeKind::Generic(t)) => {
-                match self.table.semantics_for_ge_type(t) {
-                    Some(def) => def,
-                    None => return,
-                }
-            }
-            _ => return,
+            (Some(OpKind::Known(def)), _) => Some(def),
+            (Some(OpKind::Generic), OpTypeKind::Generic(t)) => self.table.semantics_for_ge_type(t),
+            _ => None,
         };
         for (key, attr) in lowered {
-            let problem = if key == "value" {
-                attr_checks::const_value_problem(
+            let problem = match def {
+                Some(def) if key == "value" => attr_checks::const_value_problem(
                     def,
                     *attr,
                     results.and_then(|r| r.first().copied()),
-                )
-            } else {
-                attr_checks::subgraph_attr_problem(def, key, *attr)
-            };
+                ),
+                Some(def) => attr_checks::subgraph_attr_problem(def, key, *attr),
+                None => None,
+            }
+            .or_else(|| attr_checks::typed_attr_problem(key, *attr));
             if let Some(problem) = problem {
                 let span = n
                     .attrs
