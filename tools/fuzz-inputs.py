@@ -6,7 +6,7 @@ Three mutators, all deterministic for a seed:
            extreme or ill-typed values (huge and negative integers, "", lists, wrong kinds);
   lines    a lit test input of this repository with one line deleted, duplicated, swapped,
            cut short, or with its numbers, quotes or attributes damaged;
-  classes  one input of a class that once crashed, hung or passed silently (issue 22): long
+  classes  one input of a class that once crashed, hung or passed silently: long
            tokens, deep nesting of every bracket (also in `mlir"..."`), wrong attribute types
            on the attributes passes read, overflowing tensor sizes, compiled IR with damaged
            offsets, sizes, stream and event ids fed to --verify-mem-plan and --ge-compile,
@@ -139,7 +139,7 @@ def damage_compiled(rng, text):
 
 
 def class_case(rng, args, work):
-    """One input of a class of issue 22; returns (text, extension, passes, origin)."""
+    """One input of a class that once failed; returns (text, extension, passes, origin)."""
     kind = rng.choice(["long-token", "nesting", "sizes", "compiled", "shapes", "options"])
     n = rng.choice([1001, 5000, 20000])
     if kind == "long-token":
