@@ -361,6 +361,10 @@ impl<'t, 'c> Printer<'t, 'c> {
             };
         }
         let arg = BlockArgument::try_from(*v).map_or(0, |a| a.argument_number());
+        // Reported here: not also as an argument no Data reads.
+        self.data_args
+            .entry(arg)
+            .or_insert_with(|| user.to_string());
         self.problem(
             at,
             "  ",
