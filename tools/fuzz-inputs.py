@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
 """Seeded robustness check of ge-opt: bad input must give an error, never a crash.
 
-Two mutators, both deterministic for a seed:
-  attrs  a ge-gen graph with GE attributes injected or overwritten on random ops, with
-         extreme or ill-typed values (huge and negative integers, "", lists, wrong kinds);
-  lines  a lit test input of this repository with one line deleted, duplicated, swapped,
-         cut short, or with its numbers, quotes or attributes damaged.
+Three mutators, all deterministic for a seed:
+  attrs    a ge-gen graph with GE attributes injected or overwritten on random ops, with
+           extreme or ill-typed values (huge and negative integers, "", lists, wrong kinds);
+  lines    a lit test input of this repository with one line deleted, duplicated, swapped,
+           cut short, or with its numbers, quotes or attributes damaged;
+  classes  one input of a class that once crashed, hung or passed silently: long
+           tokens, deep nesting of every bracket (also in `mlir"..."`), wrong attribute types
+           on the attributes passes read, overflowing tensor sizes, compiled IR with damaged
+           offsets, sizes, stream and event ids fed to --verify-mem-plan and --ge-compile,
+           returned control tokens, partly allocated modules, malformed subgraph lists and
+           Const values, overflowing pass options.
 Each case runs through a random set of passes. A case fails when ge-opt exits with
 anything but 0 or 1, prints a Rust panic, or exits 1 without an `error` line, or takes
 longer than the timeout. Failing inputs are kept (--keep) for a reproducer.
@@ -39,7 +45,8 @@ subgraph_first_active ref_var_src_var_name _parent_node_index index name""".spli
 VALUES = ["-1 : i64", "0 : i64", "1 : i64", "2 : i64", "7 : i64", "2147483647 : i64",
           "9223372036854775807 : i64", "-9223372036854775808 : i64", "true", "false", '""',
           '"x"', '"\\FF"', "[]", "[-1]", "[0, 1, 99]", "[9223372036854775807]", '["a", "b"]',
-          "[[1]]", "1.5 : f32", "dense<[1, 2]> : tensor<2xi64>", "unit", "@main"]
+          "[[1]]", "1.5 : f32", "dense<[1, 2]> : tensor<2xi64>", "unit", "@main", '"false"',
+          "3 : i64", "-2 : i64", "[-5]", "[9223372036854775296]"]
 
 PASS_SETS = [
     ["--ge-compile"],
@@ -99,6 +106,97 @@ def mutate_lines(rng, text):
     return "\n".join(lines)
 
 
+def ge_data(value):
+    return "graph main {\n  x = Data() {index = 0, a = %s} : f32[4]\n  return x\n}\n" % value
+
+
+def mlir_data(value):
+    return ("func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+            '  %0:2 = "ascend.data"(%arg0) {index = 0 : i64, name = "x", a = ' + value
+            + "} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)\n"
+            "  return %0#0 : tensor<4xf32>\n}\n")
+
+
+BRACKETS = [("[", "]"), ("tuple<", ">"), ("{a = ", "}"), ("tuple<(", ") -> ()>")]
+HUGE = ["1152921504606846976", "4611686018427387904", "9223372036854775807",
+        "2305843009213693952", "99999999999"]
+# Attributes of compiled IR that --verify-mem-plan and the later passes read back.
+COMPILED = ["output_offset", "input_offset", "memory_size", "stream_id", "_logic_stream_id",
+            "event_id", "reuse_input_index", "_input_mutable"]
+
+
+def damage_compiled(rng, text):
+    """Overwrites the values of attributes that --ge-compile wrote."""
+    names = [n for n in COMPILED if f"{n} = " in text]
+    for _ in range(rng.randint(1, 3)):
+        if not names:
+            break
+        name, value = rng.choice(names), rng.choice(VALUES + [f"{h} : i64" for h in HUGE])
+        matches = list(re.finditer(re.escape(name) + r" = (\[[^\]]*\]|[^,}]+)", text))
+        m = rng.choice(matches)
+        text = text[:m.start()] + f"{name} = {value}" + text[m.end():]
+    return text
+
+
+def class_case(rng, args, work):
+    """One input of a class that once failed; returns (text, extension, passes, origin)."""
+    kind = rng.choice(["long-token", "nesting", "sizes", "compiled", "shapes", "options"])
+    n = rng.choice([1001, 5000, 20000])
+    if kind == "long-token":
+        size = rng.choice([50000, 400000])
+        value = rng.choice(['"' + "a\u00e9\\\"" * (size // 4) + '"', "0" * size,
+                            "1." + "5" * size, '"' + "a" * size])
+        text = rng.choice([ge_data(value), "graph main {" + " " * size + "\n}\n",
+                           "#" + "c" * size + "\n" + "# x\n" * (size // 8) + ge_data("1")])
+        return text, ".ge", ["--ge-compile"], kind
+    if kind == "nesting":
+        o, c = rng.choice(BRACKETS)
+        nested = o * n + c * n
+        if rng.random() < 0.5:
+            return mlir_data(nested), ".mlir", [], kind
+        return ge_data('mlir"' + nested.replace('"', '\\"') + '"'), ".ge", [], kind
+    if kind == "sizes":
+        dim = rng.choice(HUGE)
+        ops = "".join(f"  r{i} = Relu(x) : f32[{dim}]\n" for i in range(rng.randint(1, 4)))
+        text = (f"graph main {{\n  x = Data() {{index = 0}} : f32[{dim}]\n{ops}"
+                f"  return r0\n}}\n")
+        return text, ".ge", rng.choice(PASS_SETS[:6]), kind
+    if kind == "compiled":
+        graph = os.path.join(work, "compiled-src.mlir")
+        subprocess.run([args.ge_gen, "--family", rng.choice(FAMILIES), "--ops", "60",
+                        "--seed", str(rng.randrange(10000)), "-o", graph], check=True)
+        run = subprocess.run([args.ge_opt, graph, "--ge-compile"], capture_output=True,
+                             text=True, errors="replace", timeout=args.timeout)
+        if run.returncode != 0:
+            return ge_data("1"), ".ge", [], kind
+        passes = rng.choice([["--verify-mem-plan"], ["--ge-compile"], ["--emit=ge"]])
+        return damage_compiled(rng, run.stdout), ".mlir", passes, kind
+    if kind == "shapes":
+        text = rng.choice([
+            # A returned control token, a partly allocated module.
+            mlir_data("1").replace("-> tensor<4xf32>", "-> !ascend.ctrl")
+            .replace("return %0#0 : tensor<4xf32>", "return %0#1 : !ascend.ctrl"),
+            mlir_data("1").replace('name = "x"', 'name = "x", _logic_stream_id = 0 : i64'),
+            # Malformed subgraph lists and Const values.
+            "graph main {\n  x = Data() {index = 0} : f32[4]\n  i = Data() {index = 1} : i32[]\n"
+            f"  y = Case(i, x) {{branches = {rng.choice(['[[@t]]', '[]', '@t', '[1]'])}}} : f32[4]\n"
+            "  return y\n}\ngraph t {\n  a = Data() {index = 0} : f32[4]\n  return a\n}\n",
+            "graph main {\n  c = Const() {value = "
+            + rng.choice(['dense<f32[2]>(1.0)', '"s"', "3", "dense<f32[0]>(1.0)"])
+            + "} : f32[" + rng.choice(["0", "4", "1000"]) + "]\n  return c\n}\n",
+        ])
+        ext = ".mlir" if text.startswith("func") else ".ge"
+        return text, ext, rng.choice(PASS_SETS), kind
+    value = rng.choice(["9223372036854775807", "-9223372036854775808", "-1", "0"])
+    option = rng.choice([f"--ascend-topo-order=start-id={value}",
+                         f"--stream-alloc=max-task-normal={value}",
+                         f"--stream-alloc=max-events={value}",
+                         f"--ge-compile=max-stream-normal={value}",
+                         f"--mem-symbols=min-anchors={value.lstrip('-')}"])
+    return ge_data("1").replace("  return x", "  r = Relu(x) : f32[4]\n  return r"), ".ge", \
+        [option], kind
+
+
 def lit_inputs():
     found = []
     for ext in ("ge", "mlir"):
@@ -122,7 +220,11 @@ def main():
     failures = 0
     with tempfile.TemporaryDirectory() as work:
         for case in range(args.count):
-            if rng.random() < 0.5:
+            passes = None
+            pick = rng.random()
+            if pick < 0.2:
+                text, ext, passes, origin = class_case(rng, args, work)
+            elif pick < 0.6:
                 graph = os.path.join(work, "gen.mlir")
                 subprocess.run([args.ge_gen, "--family", rng.choice(FAMILIES), "--ops",
                                 str(args.ops), "--seed", str(rng.randrange(10000)), "-o",
@@ -137,7 +239,8 @@ def main():
             path = os.path.join(work, f"case{ext}")
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
-            passes = rng.choice(PASS_SETS)
+            if passes is None:
+                passes = rng.choice(PASS_SETS)
             try:
                 run = subprocess.run([args.ge_opt, path, "-o", os.devnull] + passes,
                                      capture_output=True, text=True, errors="replace",

@@ -1,6 +1,7 @@
 //! The `ascend` dialect: context set-up, IRDL loading, the op table and the semantics
 //! queries passes use.
 
+pub mod attr_checks;
 pub mod context;
 pub mod doc_gen;
 pub mod irdl_gen;

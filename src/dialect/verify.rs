@@ -8,7 +8,7 @@
 //! its AST (with `.ge` locations); `ge-opt` runs this after parsing `.mlir`.
 
 use super::{
-    op_table,
+    attr_checks, op_table,
     semantics::{self, data_operands, data_results},
     Arity, OpView, Trait,
 };
@@ -44,7 +44,17 @@ pub fn verify_subgraphs(module: &Module) -> bool {
     // In module order: the bodies are read in the order the parser laid them out in
     // memory (a hash map's order jumps around a million-op module).
     for function in &functions {
+        if let Some(p) = function
+            .op
+            .attribute("memory_size")
+            .ok()
+            .and_then(attr_checks::memory_size_problem)
+        {
+            emit_error(function.op.location(), &format!("@{}: {p}", function.name));
+            ok = false;
+        }
         for op in body_ops(function.op) {
+            ok &= check_attr_values(op);
             for (attr, symbol) in subgraph_attrs(op) {
                 let Some(callee) = by_name.get(symbol.as_str()) else {
                     emit_error(
@@ -67,6 +77,49 @@ pub fn verify_subgraphs(module: &Module) -> bool {
         }
     }
     ok && check_acyclic(&calls)
+}
+
+/// The attribute values [`super::attr_checks`] checks (the types of the attributes passes
+/// read, on every op, `func.return` included; subgraph symbols, a Const's value), each
+/// problem an error at the op.
+fn check_attr_values(op: OperationRef) -> bool {
+    let mut problems = Vec::new();
+    for (name, value) in op.attributes() {
+        if let Some(p) = name
+            .as_string_ref()
+            .as_str()
+            .ok()
+            .and_then(|name| attr_checks::typed_attr_problem(name, value))
+        {
+            problems.push(p);
+        }
+    }
+    if let Some(def) = semantics::semantic_def(&op) {
+        def_attr_problems(op, def, &mut problems);
+    }
+    for p in &problems {
+        emit_error(op.location(), &format!("{}: {p}", describe(op)));
+    }
+    problems.is_empty()
+}
+
+/// The checks that depend on the op's table row.
+fn def_attr_problems(op: OperationRef, def: &super::OpDef, problems: &mut Vec<String>) {
+    for name in def.subgraph_attr_names() {
+        if let Some(p) = op
+            .attribute(name)
+            .ok()
+            .and_then(|a| attr_checks::subgraph_attr_problem(def, name, a))
+        {
+            problems.push(p);
+        }
+    }
+    if def.has_trait(Trait::ConstLike) {
+        if let Ok(value) = op.attribute("value") {
+            let result = data_results(&op).first().map(|v| v.r#type());
+            problems.extend(attr_checks::const_value_problem(def, value, result));
+        }
+    }
 }
 
 /// The functions of the module with their signatures, in module order.

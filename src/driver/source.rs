@@ -321,14 +321,17 @@ fn is_name_or_sigil(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'!' | b'#' | b'@' | b'%' | b'$')
 }
 
-/// Deepest `(`/`[`/`{` nesting accepted in `.mlir` input. MLIR's parser recurses once per
+/// Deepest `(`/`[`/`{`/`<` nesting accepted in `.mlir` input (and in `.ge`'s `mlir"..."`
+/// escapes, which MLIR's parser reads too). MLIR's parser recurses once per
 /// level and overflows the stack somewhere past ten thousand (stock mlir-opt crashes the
 /// same way); real graphs nest a handful of levels (a dense literal one per tensor rank).
 pub const MAX_MLIR_NESTING: usize = 1000;
 
 /// The first bracket that opens level [`MAX_MLIR_NESTING`] + 1, as `(line, column)`
 /// (1-based, byte columns), skipping strings and `//` comments. A bracket counter, not a
-/// parser: MLIR still parses the text.
+/// parser: MLIR still parses the text. `<` and `>` count as brackets (`tuple<tuple<...>>`
+/// recurses in the type parser like `[[...]]` in the attribute parser), except in `->`,
+/// `<=` and `>=`.
 pub fn find_excess_nesting(text: &str) -> Option<(usize, usize)> {
     first_bracket_deeper_than(text, MAX_MLIR_NESTING)
 }
@@ -362,7 +365,7 @@ impl NestingScan {
         const SPECIAL: [bool; 256] = {
             let mut table = [false; 256];
             let mut i = 0;
-            let bytes = b"()[]{}\"/\n";
+            let bytes = b"()[]{}<>\"/\n";
             while i < bytes.len() {
                 table[bytes[i] as usize] = true;
                 i += 1;
@@ -404,7 +407,9 @@ impl NestingScan {
                         }
                     }
                     b'/' => {}
-                    b')' | b']' | b'}' => self.depth = self.depth.saturating_sub(1),
+                    b'<' if bytes.get(i) == Some(&b'=') => {}
+                    b'>' if bytes.get(i) == Some(&b'=') || (at > 0 && bytes[at - 1] == b'-') => {}
+                    b')' | b']' | b'}' | b'>' => self.depth = self.depth.saturating_sub(1),
                     _ => {
                         self.depth += 1;
                         if self.depth > limit {
@@ -496,6 +501,18 @@ mod tests {
             "{".repeat(1001)
         );
         assert_eq!(find_excess_nesting(&text), Some((2, 3008)));
+        // `<` nests like the others; `->`, `<=` and `>=` are not brackets.
+        let angles = format!(
+            "{}{}",
+            "tuple<".repeat(MAX_MLIR_NESTING),
+            ">".repeat(MAX_MLIR_NESTING)
+        );
+        assert_eq!(find_excess_nesting(&angles), None);
+        assert_eq!(find_excess_nesting(&format!("<{angles}")), Some((1, 6001)));
+        let arrow = format!("{}->(", "(".repeat(MAX_MLIR_NESTING));
+        assert_eq!(find_excess_nesting(&arrow), Some((1, MAX_MLIR_NESTING + 3)));
+        let arrows = format!("{}{}", "(<= ->".repeat(MAX_MLIR_NESTING), "x>=");
+        assert_eq!(find_excess_nesting(&arrows), None);
     }
 
     /// The scanner as first written, line by line: the oracle for the byte scanner.
@@ -512,13 +529,15 @@ mod tests {
                     (true, _) => {}
                     (false, b'"') => in_string = true,
                     (false, b'/') if bytes.get(i + 1) == Some(&b'/') => break,
-                    (false, b'(' | b'[' | b'{') => {
+                    (false, b'<' | b'>') if bytes.get(i + 1) == Some(&b'=') => {}
+                    (false, b'>') if i > 0 && bytes[i - 1] == b'-' => {}
+                    (false, b'(' | b'[' | b'{' | b'<') => {
                         depth += 1;
                         if depth > limit {
                             return Some((index + 1, i + 1));
                         }
                     }
-                    (false, b')' | b']' | b'}') => depth = depth.saturating_sub(1),
+                    (false, b')' | b']' | b'}' | b'>') => depth = depth.saturating_sub(1),
                     (false, _) => {}
                 }
                 i += 1;
@@ -531,9 +550,9 @@ mod tests {
     /// xorshift), with `invalid` bytes that are not UTF-8 on their own.
     fn random_texts(count: usize, invalid: bool) -> Vec<Vec<u8>> {
         let alphabet: &[u8] = if invalid {
-            b"([{)]}\"\\/\nx \xc3\xa9\xff"
+            b"([{<)]}>-=\"\\/\nx \xc3\xa9\xff"
         } else {
-            b"([{)]}\"\\/\nx "
+            b"([{<)]}>-=\"\\/\nx "
         };
         let mut state = 0x2545_f491_4f6c_dd1du64;
         (0..count)

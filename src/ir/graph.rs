@@ -365,22 +365,39 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
     /// Builds the tree below the function `root` (usually `main`). A function referenced
     /// twice (two parents, or a cycle) is an error: a GE subgraph has exactly one parent.
     pub fn build(module: &'a Module<'c>, root: &str) -> Result<Self, IrError> {
-        Self::build_in(module.body(), root)
+        Self::build_in(module.body(), root).map_err(|(e, _)| e)
     }
 
     /// [`SubgraphTree::build`] for a module given as its operation (what a pass holds).
     /// A [`IrError::MissingRoot`] is best located at [`missing_root`]'s op.
     pub fn build_from_op(module: OperationRef<'c, 'a>, root: &str) -> Result<Self, IrError> {
+        Self::build_from_op_at(module, root).map_err(|(e, _)| e)
+    }
+
+    /// [`SubgraphTree::build_from_op`], with the op that references a subgraph it may not
+    /// (a second parent, the root graph) next to the error, to locate it there.
+    pub fn build_from_op_at(
+        module: OperationRef<'c, 'a>,
+        root: &str,
+    ) -> Result<Self, (IrError, Option<OperationRef<'c, 'a>>)> {
         let body = module
             .region(0)
             .ok()
             .and_then(|r| r.first_block())
-            .ok_or_else(|| IrError::Structure("the module has no body".to_string()))?;
+            .ok_or_else(|| {
+                (
+                    IrError::Structure("the module has no body".to_string()),
+                    None,
+                )
+            })?;
         Self::build_in(body, root)
     }
 
     /// Builds the tree over the functions of the module body `body`.
-    fn build_in(body: BlockRef<'c, 'a>, root: &str) -> Result<Self, IrError> {
+    fn build_in(
+        body: BlockRef<'c, 'a>,
+        root: &str,
+    ) -> Result<Self, (IrError, Option<OperationRef<'c, 'a>>)> {
         // Keyed by MLIR's own copy of each name (no copy per function of a module that
         // may have a hundred thousand).
         let ops = prim::block_ops(body);
@@ -394,7 +411,7 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
         }
         let root_func = *funcs
             .get(root)
-            .ok_or_else(|| IrError::MissingRoot(missing_root(body, root).1))?;
+            .ok_or_else(|| (IrError::MissingRoot(missing_root(body, root).1), None))?;
         let mut tree = SubgraphTree {
             entries: vec![SubgraphEntry {
                 name: root.to_string(),
@@ -415,7 +432,7 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
                 for r in subgraph_refs(op, |s| funcs.contains_key(s)) {
                     if let Some(&seen) = tree.by_name.get(&r.symbol) {
                         let user = super::ops::display_name(op);
-                        return Err(IrError::Structure(match &tree.entries[seen].parent {
+                        let error = IrError::Structure(match &tree.entries[seen].parent {
                             Some(p) => format!(
                                 "subgraph @{} is referenced by `{}` and by `{user}`; a GE \
                                  subgraph has one parent",
@@ -426,7 +443,8 @@ impl<'c, 'a> SubgraphTree<'c, 'a> {
                                 "@{} is the root graph and cannot be a subgraph of `{user}`",
                                 r.symbol
                             ),
-                        }));
+                        });
+                        return Err((error, Some(op)));
                     }
                     let child = tree.entries.len();
                     tree.by_name.insert(r.symbol.clone(), child);

@@ -45,11 +45,16 @@ pub struct LexError {
 }
 
 /// The tokens of the `.ge` format.
+///
+/// No token may cost a stack frame per character: logos compiles a pattern into functions
+/// that call each other once per byte, except a loop over one byte class, and each skipped
+/// stretch re-enters the lexer recursively. So whitespace and comments are skipped by
+/// [`Lexer`] in a loop, and strings and numbers match their first character here and are
+/// scanned to their end by a callback (an identifier is one byte class after its first
+/// letters, a loop already). A 400k-character token used to overflow the stack of a debug
+/// build.
 #[derive(Logos, Clone, Debug, PartialEq)]
 #[logos(error = LexErrorKind)]
-#[logos(skip r"[ \t\r\n\f\u{FEFF}]+")]
-#[logos(skip r"#[^\n]*")]
-#[logos(skip r"//[^\n]*")]
 pub enum Tok<'input> {
     #[token("graph")]
     Graph,
@@ -66,14 +71,14 @@ pub enum Tok<'input> {
     Mlir,
     #[regex(r"[A-Za-z_][A-Za-z0-9_./-]*", priority = 1)]
     Ident(&'input str),
-    #[regex(r#""([^"\\\n]|\\[^\n])*""#, unescape)]
-    #[regex(r#""([^"\\\n]|\\[^\n])*"#, unterminated)]
+    /// `"..."` on one line, with the escapes of [`unescape`].
+    #[token("\"", string)]
     Str(String),
-    #[regex(r"-?[0-9]+", |lex| lex.slice().parse::<i128>().map_err(|_| LexErrorKind::IntOutOfRange))]
+    /// `-?[0-9]+`.
     Int(i128),
-    /// The literal text; the importer converts it to the precision the context asks for, so
-    /// an `f16` element is not rounded twice through `f64`.
-    #[regex(r"-?[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?")]
+    /// `-?[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?`, `inf`, `-inf`, `nan`: the literal text; the
+    /// importer converts it to the precision the context asks for, so an `f16` element is
+    /// not rounded twice through `f64`.
     #[token("inf")]
     #[token("-inf")]
     #[token("nan")]
@@ -108,6 +113,10 @@ pub enum Tok<'input> {
     Question,
     #[token("*")]
     Star,
+    /// The first character of a number; [`number`] scans the rest and turns it into an
+    /// [`Tok::Int`] or a [`Tok::Float`] (never handed out itself).
+    #[regex("-?[0-9]", number)]
+    NumberStart,
 }
 
 impl fmt::Display for Tok<'_> {
@@ -138,20 +147,79 @@ impl fmt::Display for Tok<'_> {
             Tok::At => write!(f, "`@`"),
             Tok::Question => write!(f, "`?`"),
             Tok::Star => write!(f, "`*`"),
+            Tok::NumberStart => write!(f, "number"),
         }
     }
 }
 
-/// A string literal that reaches the end of its line without a closing quote.
-fn unterminated<'input>(_: &mut logos::Lexer<'input, Tok<'input>>) -> Result<String, LexErrorKind> {
+/// Scans a string literal after its opening quote, in a loop: up to the closing quote (a
+/// backslash takes the next character with it), else to the end of the line, which is an
+/// unterminated string.
+fn string<'input>(lex: &mut logos::Lexer<'input, Tok<'input>>) -> Result<String, LexErrorKind> {
+    let rest = lex.remainder();
+    let bytes = rest.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                lex.bump(i + 1);
+                return unescape(&rest[..i]);
+            }
+            b'\n' => break,
+            b'\\' if bytes.get(i + 1).is_some_and(|&b| b != b'\n') => {
+                // The escaped character, whole (it may take several bytes).
+                let c = rest[i + 1..].chars().next().map_or(1, char::len_utf8);
+                i += 1 + c;
+            }
+            _ => i += 1,
+        }
+    }
+    lex.bump(i.min(bytes.len()));
     Err(LexErrorKind::UnterminatedString)
 }
 
-/// Decodes the escapes of a string literal: `\"`, `\\`, `\n`, `\t`, `\r`, `\0` and
-/// `\u{HEX}` (the printer uses the last for other control characters).
-fn unescape<'input>(lex: &mut logos::Lexer<'input, Tok<'input>>) -> Result<String, LexErrorKind> {
-    let slice = lex.slice();
-    let body = &slice[1..slice.len() - 1];
+/// Scans a number after its first character (`-` or a digit), in a loop: `-?[0-9]+` is an
+/// [`Tok::Int`], with `\.[0-9]+([eE][+-]?[0-9]+)?` after it a [`Tok::Float`].
+fn number<'input>(
+    lex: &mut logos::Lexer<'input, Tok<'input>>,
+) -> Result<Tok<'input>, LexErrorKind> {
+    let bytes = lex.remainder().as_bytes();
+    let digits = |from: usize| {
+        bytes[from.min(bytes.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let mut end = digits(0);
+    let mut float = false;
+    if bytes.get(end) == Some(&b'.') {
+        let fraction = digits(end + 1);
+        if fraction > 0 {
+            float = true;
+            end += 1 + fraction;
+            if matches!(bytes.get(end), Some(b'e' | b'E')) {
+                let sign = usize::from(matches!(bytes.get(end + 1), Some(b'+' | b'-')));
+                let exponent = digits(end + 1 + sign);
+                if exponent > 0 {
+                    end += 1 + sign + exponent;
+                }
+            }
+        }
+    }
+    lex.bump(end);
+    let text = lex.slice();
+    if float {
+        Ok(Tok::Float(text))
+    } else {
+        text.parse::<i128>()
+            .map(Tok::Int)
+            .map_err(|_| LexErrorKind::IntOutOfRange)
+    }
+}
+
+/// Decodes the escapes of a string literal's body: `\"`, `\\`, `\n`, `\t`, `\r`, `\0`
+/// and `\u{HEX}` (the printer uses the last for other control characters).
+fn unescape(body: &str) -> Result<String, LexErrorKind> {
     let mut out = String::with_capacity(body.len());
     let mut chars = body.char_indices();
     while let Some((at, c)) = chars.next() {
@@ -209,10 +277,39 @@ impl<'input> Lexer<'input> {
     }
 }
 
+impl Lexer<'_> {
+    /// Skips whitespace (`[ \t\r\n\f]`, the BOM) and `#` / `//` comments up to the end of
+    /// their line, in one loop (see [`Tok`] for why not with logos' `skip`).
+    fn skip_trivia(&mut self) {
+        let rest = self.inner.remainder();
+        let bytes = rest.as_bytes();
+        let mut i = 0;
+        loop {
+            match bytes.get(i) {
+                Some(b' ' | b'\t' | b'\r' | b'\n' | b'\x0c') => i += 1,
+                Some(0xEF) if rest[i..].starts_with('\u{FEFF}') => i += '\u{FEFF}'.len_utf8(),
+                Some(b'#') => i += line_length(&bytes[i..]),
+                Some(b'/') if bytes.get(i + 1) == Some(&b'/') => i += line_length(&bytes[i..]),
+                _ => break,
+            }
+        }
+        self.inner.bump(i);
+    }
+}
+
+/// Bytes up to (not including) the next newline.
+fn line_length(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(bytes.len())
+}
+
 impl<'input> Iterator for Lexer<'input> {
     type Item = Result<Spanned<'input>, LexError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.skip_trivia();
         let token = self.inner.next()?;
         let span = self.inner.span();
         Some(match token {

@@ -117,6 +117,10 @@ struct Printer<'t, 'c> {
     /// MLIR's spelling of each type seen: printing a type through the C API costs far more
     /// than a lookup, and a graph has few distinct types.
     types: HashMap<Type<'c>, String>,
+    /// The Data node reading each argument of the function being printed: `.ge` states a
+    /// graph input only as one Data node, so an argument no Data reads, or two Data nodes
+    /// on one argument, cannot be written.
+    data_args: HashMap<usize, String>,
 }
 
 impl<'t, 'c> Printer<'t, 'c> {
@@ -126,6 +130,7 @@ impl<'t, 'c> Printer<'t, 'c> {
             out: String::new(),
             problems: Vec::new(),
             types: HashMap::new(),
+            data_args: HashMap::new(),
         }
     }
 
@@ -214,10 +219,30 @@ impl<'t, 'c> Printer<'t, 'c> {
             return;
         };
         let (names, not_kept) = self.node_names(&block);
+        self.data_args.clear();
         let mut op = block.first_operation();
         while let Some(o) = op {
             let op_name = o.name().as_string_ref().as_str().unwrap_or("?").to_string();
             if op_name == "func.return" {
+                let keys: Vec<String> = o
+                    .attributes()
+                    .map(|(k, _)| format!("`{}`", k.as_string_ref().as_str().unwrap_or("?")))
+                    .collect();
+                if !keys.is_empty() {
+                    let what = format!(
+                        "the `func.return` of graph `{graph}` has attributes ({}); .ge's \
+                         `return` has none",
+                        keys.join(", ")
+                    );
+                    self.problem(o.location(), "  ", what);
+                }
+                if let Some(k) = o.operands().position(|v| self.is_ctrl(&v)) {
+                    let what = format!(
+                        "the `func.return` of graph `{graph}` returns a control token (operand \
+                         {k}); a .ge graph's outputs are data values"
+                    );
+                    self.problem(o.location(), "  ", what);
+                }
                 let refs: Vec<String> = o
                     .operands()
                     .map(|v| self.value_ref(&names, &v, "return", o.location()))
@@ -236,6 +261,15 @@ impl<'t, 'c> Printer<'t, 'c> {
                 );
             }
             op = o.next_in_block();
+        }
+        for arg in 0..block.argument_count() {
+            if !self.data_args.contains_key(&arg) {
+                let what = format!(
+                    "argument {arg} of function `{graph}` is read by no Data node; .ge's graph \
+                     inputs are its Data nodes, so the argument would vanish"
+                );
+                self.problem(f.location(), "  ", what);
+            }
         }
         self.out.push_str("}\n");
     }
@@ -327,6 +361,10 @@ impl<'t, 'c> Printer<'t, 'c> {
             };
         }
         let arg = BlockArgument::try_from(*v).map_or(0, |a| a.argument_number());
+        // Reported here: not also as an argument no Data reads.
+        self.data_args
+            .entry(arg)
+            .or_insert_with(|| user.to_string());
         self.problem(
             at,
             "  ",
@@ -387,6 +425,15 @@ impl<'t, 'c> Printer<'t, 'c> {
             attrs.push((key, text));
         }
         if let Some(arg) = arg_number {
+            if let Some(first) = self.data_args.get(&arg) {
+                let what = format!(
+                    "Data `{node_name}` reads function argument {arg}, which Data `{first}` \
+                     reads already; .ge reads each graph input through one Data node"
+                );
+                self.problem(o.location(), "  ", what);
+            } else {
+                self.data_args.insert(arg, node_name.clone());
+            }
             match attrs.iter().find(|(k, _)| k == "index") {
                 None => attrs.push(("index".into(), arg.to_string())),
                 Some((_, v)) if *v != arg.to_string() => {
@@ -533,7 +580,9 @@ fn dense(a: Attribute) -> Option<String> {
     let element = Element::of_mlir(parts.element)?;
     let ge_ty = types::ge_tensor(&ty)?;
     let d = DenseElementsAttribute::try_from(a).ok()?;
-    if d.is_empty() {
+    // A splat before the empty case: MLIR keeps the value of a zero-element splat
+    // (`dense<1.0> : tensor<0xf32>` is not `dense<>`), and `[]` would read back as `dense<>`.
+    if d.is_empty() && !d.is_splat() {
         return Some(format!("dense<{ge_ty}>[]"));
     }
     if d.is_splat() {

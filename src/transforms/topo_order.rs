@@ -105,7 +105,11 @@ impl TopoOrder {
             );
             return Err(PassFailed);
         }
-        let mut next = self.start;
+        // `None` once the ids have run past `i64::MAX`: the op that would get the next id
+        // is an error (an id that wrapped would sort first).
+        let mut next = Some(self.start);
+        let mut numbered = 0u64;
+        let mut overflow = false;
         function.walk_mut(WalkOrder::PreOrder, |mut op| {
             if op
                 .name()
@@ -113,13 +117,35 @@ impl TopoOrder {
                 .as_str()
                 .is_ok_and(|name| name.starts_with("ascend."))
             {
-                let id = integer_attribute(op.context(), 64, next);
-                op.set_discardable_attribute(TOPO_ID, id);
-                next += 1;
+                let Some(id) = next else {
+                    emit_error(
+                        op.location(),
+                        &format!(
+                            "ascend-topo-order: `{}` would get topo_id {} + {numbered}, past the \
+                             largest 64-bit id (option start-id={} is too large for this graph)",
+                            op.attribute("name")
+                                .ok()
+                                .and_then(|a| StringAttribute::try_from(a).ok())
+                                .and_then(crate::ir::string_value)
+                                .unwrap_or("?"),
+                            self.start,
+                            self.start
+                        ),
+                    );
+                    overflow = true;
+                    return WalkResult::Interrupt;
+                };
+                let attr = integer_attribute(op.context(), 64, id);
+                op.set_discardable_attribute(TOPO_ID, attr);
+                next = id.checked_add(1);
+                numbered += 1;
             }
             WalkResult::Advance
         });
-        self.numbered.add(next.abs_diff(self.start));
+        if overflow {
+            return Err(PassFailed);
+        }
+        self.numbered.add(numbered);
         self.functions.add(1);
         Ok(())
     }

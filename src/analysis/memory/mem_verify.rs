@@ -113,7 +113,11 @@ pub fn verify_plan(
         let mut first: Option<(Anchor, i64)> = None;
         for a in symbols.anchors(s) {
             let off = at(a);
-            let want_base = if off < 0 { -1 } else { off - delta(a) };
+            let want_base = if off < 0 {
+                -1
+            } else {
+                off.saturating_sub(delta(a))
+            };
             match first {
                 None => first = Some((a, want_base)),
                 Some((f, b)) if b != want_base => {
@@ -133,7 +137,20 @@ pub fn verify_plan(
             }
         }
         let Some((f, b)) = first else { continue };
-        if b >= 0 {
+        let size = facts.size[s.0 as usize].unwrap_or(0);
+        if b >= 0 && b.checked_add(size).is_none() {
+            // An offset read back from the IR: the end address must be representable, or
+            // every later check would wrap (and the sweep's ranges would invert).
+            report.add(Finding {
+                node: f.node(),
+                message: format!(
+                    "{} at offset {b} with {size} bytes ends past the largest address \
+                    (i64 overflow)",
+                    describe(g, f)
+                ),
+                other: None,
+            });
+        } else if b >= 0 {
             base[s.0 as usize] = Some(b);
         } else if facts.kind[s.0 as usize] == MemKind::Workspace {
             report.add(Finding {
@@ -270,7 +287,7 @@ fn contiguity(g: &MemGraph, group: &Group, at: &impl Fn(Anchor) -> i64, report: 
     };
     let start = at(first);
     for &(a, slot) in &group.members[1..] {
-        let want = start + (slot - first_slot);
+        let want = start.saturating_add(slot - first_slot);
         let got = at(a);
         if start >= 0 && got != want {
             report.add(Finding {
@@ -475,11 +492,14 @@ fn uses(symbols: &Symbols, o: &Object, order: &Order, t: &Timeline) -> (Vec<Node
                 Some(_) => {}
                 None => last.push((lane, n, end)),
             }
-            if !a.is_input() && !writers.contains(&n) {
+            if !a.is_input() {
                 writers.push(n);
             }
         }
     }
+    // Once at the end: a membership scan per writer was quadratic on in-place chains.
+    writers.sort_unstable();
+    writers.dedup();
     (last.into_iter().map(|x| x.1).collect(), writers)
 }
 

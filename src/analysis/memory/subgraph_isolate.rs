@@ -174,11 +174,16 @@ fn subgraph_input(
             "subgraph Data has no _parent_node_index",
         ));
     };
+    // Only a While input needs its outer source: asked first, the walk up through every
+    // enclosing PartitionedCall ran for each subgraph Data, quadratic in nesting depth.
+    let parent = g.graph(gid).parent.expect("subgraph");
+    if !g.node(parent).sem.while_family {
+        return Ok(());
+    }
     let Some(src_node) = outer_source(g, d) else {
         return Ok(());
     };
-    let parent = g.graph(gid).parent.expect("subgraph");
-    if !g.node(src_node).sem.const_like || !g.node(parent).sem.while_family {
+    if !g.node(src_node).sem.const_like {
         return Ok(());
     }
     let Some(p) = g.src(parent, idx) else {

@@ -5,6 +5,7 @@
 //! diagnostics, and lets `inf`/`nan`/`f16` elements through exactly.
 
 use super::mlir_diag::{capture, first_message};
+use crate::driver::source::{find_excess_nesting, MAX_MLIR_NESTING};
 use crate::syntax::{
     ast::{
         AttrValue, AttrValueKind, DenseElems, Name, Scalar, ScalarKind, Span, TensorType,
@@ -58,6 +59,7 @@ impl<'c> Lowering<'c> {
         if let Some(t) = self.types.get(text) {
             return Ok(*t);
         }
+        check_nesting(text)?;
         let (parsed, diags) = capture(self.context, || Type::parse(self.context, text));
         let t = parsed.ok_or_else(|| first_message(&diags, "not a valid MLIR type"))?;
         self.types.insert(text.to_string(), t);
@@ -134,6 +136,13 @@ impl<'c> Lowering<'c> {
             AttrValueKind::Type(t) => TypeAttribute::new(self.tensor_type(t)?).into(),
             AttrValueKind::Dense { ty, elems } => self.dense(ty, elems, value.span)?,
             AttrValueKind::Raw(text) => {
+                check_nesting(text).map_err(|m| {
+                    Diagnostic::new(
+                        format!("invalid MLIR attribute: {m}"),
+                        value.span,
+                        "in this `mlir\"...\"` attribute",
+                    )
+                })?;
                 let (parsed, diags) = capture(ctx, || Attribute::parse(ctx, text));
                 parsed.ok_or_else(|| {
                     Diagnostic::new(
@@ -330,6 +339,18 @@ fn float_scalar(kind: FloatKind, s: &Scalar) -> Result<f64, Diagnostic> {
             "expected a number",
             s.span,
             "in a float tensor",
+        )),
+    }
+}
+
+/// The bracket depth `.mlir` input may have ([`find_excess_nesting`]), for the text of a
+/// `mlir"..."` escape before MLIR's parser, which recurses once per level, reads it.
+fn check_nesting(text: &str) -> Result<(), String> {
+    match find_excess_nesting(text) {
+        None => Ok(()),
+        Some((line, column)) => Err(format!(
+            "nested deeper than {MAX_MLIR_NESTING} levels of brackets at line {line}, column \
+             {column} of the escape (MLIR's parser would overflow its stack)"
         )),
     }
 }

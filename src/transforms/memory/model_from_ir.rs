@@ -134,14 +134,14 @@ impl<'c, 'a> IrModel<'c, 'a> {
 
     /// Builds the model of `module` (a `builtin.module`) rooted at function `root`.
     pub fn build(module: OperationRef<'c, 'a>, root: &str) -> Result<Self, LocatedError<'c>> {
-        let tree = SubgraphTree::build_from_op(module, root).map_err(|e| {
+        let tree = SubgraphTree::build_from_op_at(module, root).map_err(|(e, user)| {
             let at = match &e {
                 IrError::MissingRoot(_) => module
                     .region(0)
                     .ok()
                     .and_then(|r| r.first_block())
                     .and_then(|body| missing_root(body, root).0),
-                _ => None,
+                _ => user,
             };
             LocatedError::at(at.unwrap_or(module), e.to_string())
         })?;
@@ -401,6 +401,18 @@ impl<'c, 'a> Builder<'c, 'a> {
         graph_name: &str,
         op: OperationRef<'c, 'a>,
     ) -> Result<NodeId, LocatedError<'c>> {
+        // A graph's outputs are data values (the `.ge` importer says the same of `return ^x`):
+        // a returned control token has no tensor, and the model's NetOutput inputs are data.
+        if let Some(j) = op.operands().position(ops::is_ctrl) {
+            return Err(LocatedError::at(
+                op,
+                format!(
+                    "`func.return` of graph `{graph_name}` returns a control token (operand \
+                    {j}); a graph's outputs are data values: put the control edge on a node \
+                    instead"
+                ),
+            ));
+        }
         let g = &mut self.model.graph;
         let name = if gid == ROOT {
             "NetOutput".to_string()

@@ -55,10 +55,30 @@ impl VerifyMemPlan {
         let model = build_model(module, &self.root, self.flag)?;
         let g = &model.graph;
         let offsets = IrOffsets::read(&model);
+        let root_func = func_of(&model, 0);
+        let memory_size = root_func.and_then(|f| ops::int_attr(f, MEMORY_SIZE));
+        let placed = offsets
+            .outputs
+            .iter()
+            .chain(&offsets.inputs)
+            .any(|list| list.iter().any(|&o| o >= 0));
+        let missing_size = placed && memory_size.is_none();
+        if missing_size {
+            // Without it the bounds check would be skipped and any offset accepted.
+            emit_error(
+                root_func.map_or(module.location(), |f| f.location()),
+                &format!(
+                    "{}: the root graph has workspace offsets but no integer `memory_size` \
+                     (the workspace size --mem-assign writes): the plan's bounds cannot be \
+                     checked",
+                    self.flag
+                ),
+            );
+        }
         let view = PlanView {
             outputs: &offsets.outputs,
             inputs: &offsets.inputs,
-            memory_size: func_of(&model, 0).and_then(|f| ops::int_attr(f, MEMORY_SIZE)),
+            memory_size,
         };
         let symbols = crate::analysis::memory::mem_plan::plan_symbols(g);
         let streams = stream_info(&model);
@@ -93,7 +113,7 @@ impl VerifyMemPlan {
                 ),
             );
         }
-        if report.is_ok() {
+        if report.is_ok() && !missing_size {
             Ok(())
         } else {
             Err(PassFailed)

@@ -108,6 +108,10 @@ pub struct IrModel<'c, 'a> {
     pub dynamic_shape: bool,
     /// The first op showing the module is already stream-allocated.
     pub allocated: Option<OperationRef<'c, 'a>>,
+    /// The first ascend op without `_logic_stream_id`: with [`IrModel::allocated`], the
+    /// module is only partly allocated (a hand-written Send, one stream id), which the pass
+    /// can neither redo nor leave as it is.
+    pub unallocated: Option<OperationRef<'c, 'a>>,
     /// Nodes carrying `_attached_stream_info_list`, with the index of its first element's
     /// request in the node's [`NodeAttrs::attached`] (the single form comes first): the
     /// write-back records each element's stream there, as GE does.
@@ -165,6 +169,7 @@ pub fn build<'c, 'a>(
             funcs: Vec::new(),
             dynamic_shape: false,
             allocated: None,
+            unallocated: None,
             attached_lists: Vec::new(),
         },
         local: AddressMap::default(),
@@ -443,6 +448,9 @@ impl<'c, 'a> Builder<'c, 'a> {
                 if node.allocated && self.model.allocated.is_none() {
                     self.model.allocated = Some(o);
                 }
+                if !node.has_logic_stream && self.model.unallocated.is_none() {
+                    self.model.unallocated = Some(o);
+                }
                 let n = self
                     .model
                     .graph
@@ -550,6 +558,8 @@ struct NodeInfo<'c> {
     attrs: NodeAttrs,
     subgraphs: Vec<String>,
     allocated: bool,
+    /// `_logic_stream_id` is set (every op of an allocated module has it).
+    has_logic_stream: bool,
     /// Index of the first `_attached_stream_info_list` request in `attrs.attached`.
     list_start: Option<usize>,
     kind: NodeKind,
@@ -578,6 +588,7 @@ impl<'c> Caches<'c> {
             attrs: NodeAttrs::default(),
             subgraphs: Vec::new(),
             allocated: false,
+            has_logic_stream: false,
             list_start: None,
             kind: NodeKind::NONE,
         };
@@ -660,7 +671,10 @@ impl<'c> Caches<'c> {
                 semantics::attr::NODE_SQE_NUM => a.node_sqe_num = Some(tasks()?),
                 semantics::attr::HCCL_TASK_NUM => a.hccl_task_num = Some(tasks()?),
                 attr::HCCL_ATTACHED_TASK_NUM => a.hccl_attached_task_num = Some(tasks()?),
-                attr::LOGIC_STREAM_ID => info.allocated = true,
+                attr::LOGIC_STREAM_ID => {
+                    info.allocated = true;
+                    info.has_logic_stream = true;
+                }
                 _ => {}
             }
         }

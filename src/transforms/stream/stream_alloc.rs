@@ -410,6 +410,20 @@ impl RustPass for StreamAlloc {
         };
         let mut model = model_from_ir::build(body, location, &self.config.root)
             .map_err(|e| fail(e.location, &format!("stream-alloc: {}", e.message)))?;
+        if let (Some(op), Some(bare)) = (model.allocated, model.unallocated) {
+            // Skipping would leave `bare` without a stream and the plan without the
+            // module's real streams; allocating would add events next to the existing ones.
+            return Err(fail(
+                op.location(),
+                &format!(
+                    "stream-alloc: the module is only partly stream-allocated: `{}` has a \
+                     stream or is a sync op, but `{}` has no `_logic_stream_id`; give the pass \
+                     a module without stream attributes and Send/Recv ops, or one it allocated",
+                    crate::ir::ops::display_name(op),
+                    crate::ir::ops::display_name(bare)
+                ),
+            ));
+        }
         if let Some(op) = model.allocated {
             let why = format!(
                 "the module is already stream-allocated (`{}` has a stream or is a sync op)",

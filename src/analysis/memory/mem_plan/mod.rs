@@ -103,22 +103,40 @@ impl MemPlan {
     }
 }
 
+/// Most bytes the static tensors of one graph may add up to (1 PiB, far beyond any
+/// device). Below it every sum the planner forms (a continuous group's extent, the
+/// workspace top, offset plus size, the no-reuse total, the checker's end addresses) fits
+/// in an `i64` with room to spare, so none of them can wrap.
+pub const MAX_PLAN_BYTES: i64 = 1 << 50;
+
 /// A static tensor whose byte size does not fit in 64 bits cannot be planned; without this
-/// check it would silently count as dynamic (unplanned) memory.
+/// check it would silently count as dynamic (unplanned) memory. The outputs' sizes must
+/// also add up to at most [`MAX_PLAN_BYTES`], or the workspace total could overflow.
 fn check_sizes_fit(g: &MemGraph, walk: &[NodeId]) -> Result<(), MemError> {
-    let mut checked = crate::analysis::fast_hash::FastSet::default();
+    let mut total: i64 = 0;
     for &n in walk {
         for (k, out) in g.node(n).outputs.iter().enumerate() {
-            if !checked.insert(out.tensor) {
+            let desc = g.tensor(out.tensor);
+            if desc.is_unknown_shape() || desc.dtype.size().is_none() {
                 continue;
             }
-            let desc = g.tensor(out.tensor);
-            if !desc.is_unknown_shape() && desc.dtype.size().is_some() && desc.byte_size().is_none()
-            {
+            let Some(bytes) = desc.byte_size() else {
                 return Err(MemError::at(
                     g,
                     n,
                     format!("output {k} ({desc}) is too large: its byte size overflows 64 bits"),
+                ));
+            };
+            total = total.saturating_add(bytes);
+            if total > MAX_PLAN_BYTES {
+                return Err(MemError::at(
+                    g,
+                    n,
+                    format!(
+                        "output {k} ({desc}, {bytes} bytes) brings the graph's static tensors \
+                         past {MAX_PLAN_BYTES} bytes (1 PiB), the most the static plan \
+                         places: its offsets and workspace total would overflow"
+                    ),
                 ));
             }
         }
@@ -230,6 +248,7 @@ pub fn plan_memory(
             add_uses(block, symbols, s, &order, &timeline);
         }
     }
+    dedup_writers(&mut blocks);
     let placed = allocator::place(&blocks, timeline.len, Some(&order));
 
     let mut offset = vec![-1i64; facts.kind.len()];
@@ -410,6 +429,14 @@ fn cluster_starts(
     Ok(starts)
 }
 
+/// Each writer of a block once (see [`add_uses`]).
+fn dedup_writers(blocks: &mut [Block]) {
+    for block in blocks {
+        block.writers.sort_unstable();
+        block.writers.dedup();
+    }
+}
+
 /// Records the latest use per lane and the writers of symbol `s` in `block`.
 fn add_uses(block: &mut Block, symbols: &Symbols, s: SymbolId, order: &Order, t: &Timeline) {
     for a in symbols.anchors(s) {
@@ -421,7 +448,9 @@ fn add_uses(block: &mut Block, symbols: &Symbols, s: SymbolId, order: &Order, t:
             Some(_) => {}
             None => block.last_uses.push((lane, n, end)),
         }
-        if !a.is_input() && !block.writers.contains(&n) {
+        // Deduplicated once the block is complete ([`dedup_writers`]): a membership scan
+        // per writer was quadratic on a chain of in-place ops (one symbol, 160k writers).
+        if !a.is_input() {
             block.writers.push(n);
         }
     }

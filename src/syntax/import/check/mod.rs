@@ -11,7 +11,7 @@ use super::{
     lower_attr::{Lowering, SymbolUse},
     table_hooks,
 };
-use crate::dialect::{Arity, ArityError, Group, OpDef, OpTable};
+use crate::dialect::{attr_checks, Arity, ArityError, Group, OpDef, OpTable};
 use crate::syntax::{
     ast::{self, AttrValueKind, Input, OpTypeKind, Span},
     diagnostics::Diagnostic,
@@ -311,6 +311,19 @@ impl<'c, 't> Checker<'c, 't> {
         }
         let mut symbols = Vec::new();
         let attrs = self.attr_list(&g.attrs, graph_reserved, &mut symbols);
+        for (key, value) in attrs.iter().flatten() {
+            let problem = (key == "memory_size")
+                .then(|| attr_checks::memory_size_problem(*value))
+                .flatten();
+            if let (Some(problem), Some(a)) = (problem, g.attrs.iter().find(|a| &a.key.text == key))
+            {
+                self.diags.push(Diagnostic::new(
+                    format!("graph `{}`: {problem}", g.name.text),
+                    a.value.span,
+                    "this value",
+                ));
+            }
+        }
         PartialGraph {
             attrs,
             nodes,
@@ -351,6 +364,9 @@ impl<'c, 't> Checker<'c, 't> {
         }
         let mut symbols = Vec::new();
         let attrs = self.attrs(n, matches!(op, Some(OpKind::Generic)), &mut symbols);
+        if let Some(lowered) = attrs.as_ref() {
+            self.attr_values(n, op, lowered, results.as_deref());
+        }
         let is_data = matches!(op, Some(OpKind::Known(d)) if table_hooks::is_data_like(d));
         let arg_index = if is_data { self.data_index(n) } else { None };
         Partial {
@@ -362,6 +378,46 @@ impl<'c, 't> Checker<'c, 't> {
             ctrl_in: None,
             arg_index,
             segments: (None, None),
+        }
+    }
+
+    /// The attribute values IRDL cannot check, by the rule the `.mlir` path applies
+    /// ([`crate::dialect::attr_checks`]): subgraph symbols, a Const's value.
+    fn attr_values(
+        &mut self,
+        n: &ast::Node,
+        kind: Option<OpKind>,
+        lowered: &[(String, Attribute<'c>)],
+        results: Option<&[Type<'c>]>,
+    ) {
+        let def = match (kind, &n.op_type.kind) {
+            (Some(OpKind::Known(def)), _) => Some(def),
+            (Some(OpKind::Generic), OpTypeKind::Generic(t)) => self.table.semantics_for_ge_type(t),
+            _ => None,
+        };
+        for (key, attr) in lowered {
+            let problem = match def {
+                Some(def) if key == "value" => attr_checks::const_value_problem(
+                    def,
+                    *attr,
+                    results.and_then(|r| r.first().copied()),
+                ),
+                Some(def) => attr_checks::subgraph_attr_problem(def, key, *attr),
+                None => None,
+            }
+            .or_else(|| attr_checks::typed_attr_problem(key, *attr));
+            if let Some(problem) = problem {
+                let span = n
+                    .attrs
+                    .iter()
+                    .find(|a| &a.key.text == key)
+                    .map_or(n.name.span, |a| a.value.span);
+                self.diags.push(Diagnostic::new(
+                    format!("`{}`: {problem}", n.name.text),
+                    span,
+                    "this value",
+                ));
+            }
         }
     }
 
@@ -724,6 +780,11 @@ impl<'c, 't> Checker<'c, 't> {
                 None => return Some((None, None)),
             },
         };
+        if p.arg_index.is_none() && matches!(def, d if table_hooks::is_data_like(d)) {
+            // Its `index` was already reported as the error: counting its inputs now would
+            // add a misleading "takes 1 data inputs, got 0" before it.
+            return None;
+        }
         if p.arg_index.is_some() {
             // A Data op's one data operand is its function argument, of its result type.
             types = results.first().copied().into_iter().collect();
