@@ -71,7 +71,7 @@ pub enum Tok<'input> {
     Mlir,
     #[regex(r"[A-Za-z_][A-Za-z0-9_./-]*", priority = 1)]
     Ident(&'input str),
-    /// `"..."` on one line, with the escapes of [`unescape`].
+    /// `"..."` on one line, with the escapes `unescape` understands.
     #[token("\"", string)]
     Str(String),
     /// `-?[0-9]+`.
@@ -113,7 +113,7 @@ pub enum Tok<'input> {
     Question,
     #[token("*")]
     Star,
-    /// The first character of a number; [`number`] scans the rest and turns it into an
+    /// The first character of a number; `number` scans the rest and turns it into an
     /// [`Tok::Int`] or a [`Tok::Float`] (never handed out itself).
     #[regex("-?[0-9]", number)]
     NumberStart,
