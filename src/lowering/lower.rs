@@ -85,7 +85,10 @@ pub fn lower_op<'c>(
         )]);
     };
     let root_func = funcs[&root_name];
-    let mut lowering = Lowering::new(funcs, root_func, root_name);
+    let mut lowering = Lowering::new(funcs, root_func, root_name.clone());
+    for stream in control_flow::graph_streams(&lowering, root_func) {
+        lowering.stream_owner.insert(stream, root_name.clone());
+    }
     lowering.lower_graph(root_func, None);
     lowering.finish()
 }
@@ -95,6 +98,8 @@ pub fn lower_op<'c>(
 pub(crate) struct ParentInputs {
     pub operands: Vec<Operand>,
     pub first: usize,
+    /// The parent node's stream: where copies into the subgraph's inputs go.
+    pub stream: u32,
 }
 
 /// The state of one lowering.
@@ -105,6 +110,9 @@ pub(crate) struct Lowering<'c, 'a> {
     addrs: HashMap<usize, Operand>,
     pub model: TaskModel,
     pub errors: Vec<LocatedError<'c>>,
+    /// The graph whose tasks each stream runs (a subgraph's streams other than its parent
+    /// node's are activated, so no other graph may put tasks on them).
+    pub stream_owner: HashMap<u32, String>,
 }
 
 fn key(value: Value) -> usize {
@@ -146,6 +154,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             addrs: HashMap::new(),
             model,
             errors: Vec::new(),
+            stream_owner: HashMap::new(),
         }
     }
 
@@ -236,7 +245,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
     }
 
     /// The workspace operand output `k` of `op` has in the plan, if any.
-    fn planned_output(
+    pub fn planned_output(
         &mut self,
         op: OperationRef<'c, 'a>,
         k: usize,
@@ -296,7 +305,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
         }
     }
 
-    fn lower_node(&mut self, op: OperationRef<'c, 'a>, parent: Option<&ParentInputs>) {
+    pub fn lower_node(&mut self, op: OperationRef<'c, 'a>, parent: Option<&ParentInputs>) {
         let op_name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
         if op_name == "func.return" {
             if parent.is_none() {
@@ -468,6 +477,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
         // A Data the plan placed elsewhere than what it reads gets the bytes copied there.
         match self.planned_output(op, 0, value) {
             Some(Ok(planned)) if planned.addr != source.addr => {
+                // A subgraph's copy runs on its parent's stream, before the subgraph's
+                // streams are activated.
+                let stream = parent.map_or(stream, |p| p.stream);
                 self.push(
                     stream,
                     Task::MemcpyAsync {
@@ -680,7 +692,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
 
     fn lower_memset(&mut self, op: OperationRef<'c, 'a>, name: &str, stream: u32) {
         // The outputs it cleans: the atomic outputs of the nodes it is a control
-        // predecessor of, at their planned offsets.
+        // predecessor of, at their planned workspace offsets (the nodes come later in the
+        // order, so their offsets are read from the plan, not from lowered values).
         for succ in ops::ctrl_successors(op) {
             let atomic = semantics::atomic_outputs(&succ);
             let results = ops::data_results(succ);
@@ -699,14 +712,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
                             value: 0,
                         },
                     ),
-                    Some(Err(())) => {}
-                    None => self.error(
-                        op,
-                        format!(
-                            "atomic output {k} of `{}` is not in the workspace",
-                            ops::display_name(succ)
-                        ),
-                    ),
+                    // An atomic output outside the workspace (a ref output into a
+                    // Variable) keeps its value: the clean zeroes feature-map memory only.
+                    Some(Err(())) | None => {}
                 }
             }
         }
@@ -753,7 +761,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
     fn root_outputs(&mut self, ret: OperationRef<'c, 'a>) {
         for (index, value) in ret.operands().enumerate() {
             let Some(operand) = self.addr_of(value) else {
-                self.error(ret, format!("graph output {index} has no address"));
+                if self.errors.is_empty() {
+                    self.error(ret, format!("graph output {index} has no address"));
+                }
                 continue;
             };
             let source = ops::producer(value)

@@ -15,6 +15,8 @@ pub mod lower;
 pub mod model;
 pub mod passes;
 pub mod read;
+#[cfg(test)]
+mod tests;
 pub mod verify;
 
 pub use emit::emit_model;

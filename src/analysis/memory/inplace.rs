@@ -31,7 +31,7 @@
 
 use super::layout::{ctrl_node_subgraph_has_conflict, LayoutFacts, LayoutOptions};
 use super::model::{MemError, MemGraph, NodeId, ROOT};
-use super::symbols::{Anchor, Symbols};
+use super::symbols::Anchor;
 use std::fmt;
 
 /// Why a candidate is not reused in place.
@@ -167,7 +167,7 @@ impl InplacePlan {
 /// Decides in-place reuse on `g` (see the module doc). `opts` are the layout pass's options
 /// (they change what the checkers decide).
 pub fn plan_inplace(g: &mut MemGraph, opts: LayoutOptions) -> Result<InplacePlan, MemError> {
-    let symbols = Symbols::build(g, ROOT);
+    let symbols = super::mem_plan::plan_symbols(g);
     let cap = symbols.iter().map(|s| s.0 as usize + 1).max().unwrap_or(0);
     let nodes = g.all_nodes();
     // 1. Read-only symbols: the outputs of Data, Variable and Const nodes.

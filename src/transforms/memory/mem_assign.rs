@@ -26,7 +26,7 @@ use crate::analysis::fast_hash::FastMap;
 use crate::{
     analysis::memory::{
         mem_plan::{plan_memory, MemKind, MemPlan},
-        model::{NodeId, ROOT},
+        model::NodeId,
         symbols::{Anchor, Symbols},
     },
     ir::{
@@ -135,7 +135,7 @@ impl MemAssign {
         batch: &mut AttrBatch<'c>,
     ) -> Result<(), PassFailed> {
         let g = &model.graph;
-        let symbols = Symbols::build(g, ROOT);
+        let symbols = crate::analysis::memory::mem_plan::plan_symbols(g);
         let streams = stream_info(model);
         let plan = plan_memory(g, &symbols, &streams).map_err(|e| {
             emit_error(

@@ -12,11 +12,7 @@ use super::{
     ROOT_OPTION,
 };
 use crate::{
-    analysis::memory::{
-        mem_verify::{verify_plan, PlanView},
-        model::ROOT,
-        symbols::Symbols,
-    },
+    analysis::memory::mem_verify::{verify_plan, PlanView},
     ir::{
         diagnostics::emit_remark,
         external_pass::{as_op_ref, emit_error, PassFailed, PassId, RustPass},
@@ -64,7 +60,7 @@ impl VerifyMemPlan {
             inputs: &offsets.inputs,
             memory_size: func_of(&model, 0).and_then(|f| ops::int_attr(f, MEMORY_SIZE)),
         };
-        let symbols = Symbols::build(g, ROOT);
+        let symbols = crate::analysis::memory::mem_plan::plan_symbols(g);
         let streams = stream_info(&model);
         let report = verify_plan(g, &symbols, &streams, &view).map_err(|e| {
             emit_error(

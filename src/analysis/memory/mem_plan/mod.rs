@@ -25,7 +25,7 @@ pub mod allocator;
 pub mod facts;
 pub mod timeline;
 
-use super::model::{MemError, MemGraph, NodeId};
+use super::model::{MemError, MemGraph, NodeId, ROOT};
 use super::symbols::{Anchor, SymbolId, Symbols};
 use crate::analysis::fast_hash::FastMap as HashMap;
 use allocator::{Block, Lane};
@@ -126,8 +126,29 @@ fn check_sizes_fit(g: &MemGraph, walk: &[NodeId]) -> Result<(), MemError> {
     Ok(())
 }
 
+/// The symbols the static plan (and in-place reuse, and the plan's checker) work on: GE's
+/// `GetRefMapping` table of the root scope, plus the output of every Reshape merged with
+/// its input. A Reshape has no task (it only reinterprets the shape), so its output *is*
+/// its input's bytes: GE's Reshape output reuses its input's memory. A buffer of its own
+/// would hold bytes nothing wrote, and its consumer would read them.
+pub fn plan_symbols(g: &MemGraph) -> Symbols {
+    let mut symbols = Symbols::build(g, ROOT);
+    merge_aliases(g, &g.all_nodes(), &mut symbols);
+    symbols
+}
+
+/// Merges each alias output (a Reshape's output 0) into its input 0's symbol.
+pub fn merge_aliases(g: &MemGraph, walk: &[NodeId], symbols: &mut Symbols) {
+    for &n in walk {
+        let node = g.node(n);
+        if node.sem.reshape && !node.outputs.is_empty() && !node.inputs.is_empty() {
+            symbols.merge(Anchor::output(n, 0), Anchor::input(n, 0));
+        }
+    }
+}
+
 /// The static memory plan of `g` (see the module doc). `symbols` must be the root-scope
-/// table of `g` (`Symbols::build(g, ROOT)`), built after any in-place merges. Errors: a
+/// table of `g` ([`plan_symbols`]), built after any in-place merges. Errors: a
 /// cycle, a continuous group with a constant, variable or unknown-size member, two groups
 /// that disagree about a symbol's place.
 pub fn plan_memory(

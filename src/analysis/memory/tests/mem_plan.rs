@@ -8,7 +8,7 @@ use super::support::{Rng, B};
 use crate::analysis::memory::mem_plan::allocator::{place, Block};
 use crate::analysis::memory::mem_plan::facts::{align_up, raw_size};
 use crate::analysis::memory::mem_plan::{
-    plan_memory, MemKind, MemPlan, StreamInfo, Timeline, MEM_ALIGN_SIZE,
+    plan_memory, plan_symbols, MemKind, MemPlan, StreamInfo, Timeline, MEM_ALIGN_SIZE,
 };
 use crate::analysis::memory::mem_verify::{verify_plan, PlanView, Report};
 use crate::analysis::memory::model::{
@@ -116,6 +116,53 @@ fn a_block_is_reused_only_after_its_last_reader() {
         plan.anchor_kind(&sym, Anchor::output(x, 0)),
         MemKind::UserInput(n) if n == x
     ));
+}
+
+#[test]
+fn a_reshape_output_is_its_input_memory_in_the_plan() {
+    // x -> a -> Reshape -> c: the Reshape has no task, so its output must be a's bytes.
+    let mut b = B::new();
+    let t = f32s(&mut b.g, &[64, 64]);
+    let x = b.src("x", "Data");
+    let a = b.reader("a", 1);
+    let r = b.op("r", "Reshape", &["x", "shape"], &["y"]);
+    let c = b.reader("c", 1);
+    for n in [x, a, r, c] {
+        typed(&mut b.g, n, t);
+    }
+    wire(&mut b.g, x, 0, a, 0);
+    wire(&mut b.g, a, 0, r, 0);
+    wire(&mut b.g, r, 0, c, 0);
+    let plain = Symbols::build(&b.g, ROOT);
+    assert_ne!(
+        plain.symbol_of(Anchor::output(r, 0)),
+        plain.symbol_of(Anchor::output(a, 0)),
+        "GetRefMapping alone keeps the Reshape output apart"
+    );
+    let symbols = plan_symbols(&b.g);
+    assert_eq!(
+        symbols.symbol_of(Anchor::output(r, 0)),
+        symbols.symbol_of(Anchor::output(a, 0)),
+        "the plan's table merges it into its input's symbol"
+    );
+    let plan = plan_memory(&b.g, &symbols, &StreamInfo::none()).expect("plan");
+    let (outs, ins) = view_of(&b.g, &symbols, &plan);
+    assert_eq!(outs[r.0 as usize][0], outs[a.0 as usize][0]);
+    assert_eq!(
+        ins[c.0 as usize][0], outs[a.0 as usize][0],
+        "c reads what a wrote"
+    );
+    assert_ne!(
+        outs[c.0 as usize][0], outs[a.0 as usize][0],
+        "a's memory lives until c has read it through the Reshape"
+    );
+    let view = PlanView {
+        outputs: &outs,
+        inputs: &ins,
+        memory_size: Some(plan.workspace_size),
+    };
+    let report = verify_plan(&b.g, &symbols, &StreamInfo::none(), &view).expect("verify");
+    assert!(report.is_ok(), "{:?}", report.findings);
 }
 
 #[test]
