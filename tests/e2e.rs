@@ -102,8 +102,9 @@ fn assert_same(what: &str, reference: &[ReferenceResult], run: &RunResult) {
 
 /// The whole check for one graph: the reference before and after each compile agree, and
 /// every schedule of the lowered model matches it bit for bit.
-fn check_graph(name: &str, source: &Source, setup: &Setup) {
+fn check_graph(name: &str, source: &Source, setup: &Setup, min_split_streams: u32) {
     sim_built();
+    let mut streams = Vec::new();
     for options in COMPILES {
         let context = ge_mlir::dialect::new_context();
         let mut module = source.parse(&context, name);
@@ -117,6 +118,7 @@ fn check_graph(name: &str, source: &Source, setup: &Setup) {
             "{name}: the reference changes under --ge-compile={options}"
         );
         let model = lower(&module);
+        streams.push(model.stream_num);
         for schedule in 0..SCHEDULES {
             let run = run_model(&model, &setup.run(schedule)).unwrap_or_else(|e| {
                 panic!("{name} --ge-compile={options}: schedule {schedule}: {e}")
@@ -127,6 +129,13 @@ fn check_graph(name: &str, source: &Source, setup: &Setup) {
                 &run,
             );
         }
+    }
+    eprintln!("{name}: streams per compile {streams:?}");
+    if min_split_streams > 0 {
+        assert!(
+            streams[1] >= min_split_streams && streams[1] > streams[0],
+            "{name}: the split compile should use many more streams: {streams:?}"
+        );
     }
 }
 
@@ -164,5 +173,51 @@ fn allreduce_step_matches_the_reference_on_two_ranks() {
         iterations: 3,
         seed: 7,
     };
-    check_graph("allreduce_step.ge", &Source::Ge(allreduce_step()), &setup);
+    check_graph("allreduce_step.ge", &Source::Ge(allreduce_step()), &setup, 0);
+}
+
+/// `ge-gen`'s graph of `family` at about `ops` ops.
+fn generated(family: &str, ops: u32, seed: u64) -> Source {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ge-gen"))
+        .args(["--family", family, "--ops", &ops.to_string(), "--seed", &seed.to_string()])
+        .args(["--format", "mlir"])
+        .output()
+        .expect("ge-gen runs");
+    assert!(
+        out.status.success(),
+        "ge-gen --family {family}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Source::Mlir(String::from_utf8(out.stdout).expect("ge-gen prints UTF-8"))
+}
+
+fn check_family(family: &str, ops: u32, setup: &Setup, min_split_streams: u32) {
+    let name = format!("ge-gen --family {family} --ops {ops}");
+    check_graph(&name, &generated(family, ops, 1), setup, min_split_streams);
+}
+
+const ONE_RANK: Setup = Setup {
+    ranks: 1,
+    iterations: 2,
+    seed: 3,
+};
+
+#[test]
+fn transformer_matches_the_reference() {
+    check_family("transformer", 1000, &ONE_RANK, 8);
+}
+
+#[test]
+fn resnet_matches_the_reference() {
+    check_family("resnet", 1000, &ONE_RANK, 8);
+}
+
+#[test]
+fn wide_dag_matches_the_reference() {
+    check_family("wide-dag", 1000, &ONE_RANK, 8);
+}
+
+#[test]
+fn control_flow_matches_the_reference() {
+    check_family("control-flow", 1000, &ONE_RANK, 8);
 }
