@@ -96,7 +96,12 @@ fn assert_same(what: &str, reference: &[ReferenceResult], run: &RunResult) {
         found.is_empty(),
         "{what}: {} mismatches, first: {}",
         found.len(),
-        found.iter().take(5).map(|m| m.to_string()).collect::<Vec<_>>().join("\n")
+        found
+            .iter()
+            .take(5)
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 

@@ -614,3 +614,269 @@ fn a_deadlock_message_names_the_blocked_stream_and_event() {
         .to_string();
     assert!(text.contains("device 0 stream 1"), "{text}");
 }
+
+/// Stream 0 copies in -> ws, then `signal` lets stream 1 go, which copies ws -> out.
+/// Stream 1 is bound DEFAULT and started by stream 0's `start` task.
+fn activated_stream(signal: Vec<Task>, start: Task) -> TaskModel {
+    let mut tasks0 = vec![copy(
+        operand(Region::Input(0), 0, 4),
+        operand(Region::Workspace, 0, 4),
+    )];
+    tasks0.extend(signal);
+    tasks0.push(start);
+    let mut m = model(
+        4,
+        vec![
+            stream(0, tasks0),
+            StreamTasks {
+                id: 1,
+                activated: true,
+                tasks: vec![copy(
+                    operand(Region::Workspace, 0, 4),
+                    operand(Region::Output(0), 0, 4),
+                )],
+            },
+        ],
+    );
+    m.weight_size = 8;
+    m.weights = [1, 2]
+        .iter()
+        .enumerate()
+        .map(|(i, v)| Weight {
+            node: format!("c{v}"),
+            offset: 4 * i as u64,
+            desc: TensorDesc {
+                dtype: DType::I32,
+                dims: vec![],
+                format: 2,
+            },
+            bytes: int_word(*v),
+        })
+        .collect();
+    m
+}
+
+fn int_operand(offset: u64) -> Operand {
+    Operand {
+        addr: Addr {
+            region: Region::Weight,
+            offset,
+        },
+        size: 4,
+        desc: TensorDesc {
+            dtype: DType::I32,
+            dims: vec![],
+            format: 2,
+        },
+    }
+}
+
+#[test]
+fn a_stream_active_starts_a_default_stream_after_its_producer() {
+    // The copy before the activation finishes before the activated stream starts (the
+    // activation is a task of stream 0, in order).
+    let m = activated_stream(
+        vec![],
+        Task::StreamActive {
+            node: "active".into(),
+            stream: 1,
+        },
+    );
+    for mode in ["uniform", "delay-stream:0", "reverse"] {
+        let options = RunOptions {
+            schedule_mode: Some(mode.to_owned()),
+            iterations: 2,
+            ..with_input(&[4.0, 3.0, 2.0, 1.0])
+        };
+        let result = run_model(&m, &options).unwrap();
+        assert_eq!(
+            result.ranks[0].outputs[0],
+            tensor(&[4.0, 3.0, 2.0, 1.0]),
+            "{mode}"
+        );
+        let report = result.report.unwrap();
+        assert_eq!(
+            report.tasks_by_kind.get("stream_active"),
+            Some(&2),
+            "{report:?}"
+        );
+        assert_eq!(report.tasks_by_kind.get("memcpy"), Some(&4), "{report:?}");
+    }
+}
+
+#[test]
+fn a_stream_switch_starts_its_stream_only_when_the_comparison_holds() {
+    let switch = |target_offset| Task::StreamSwitch {
+        node: "switch".into(),
+        value: int_operand(0),
+        cond: 0, // EQUAL
+        target: int_operand(target_offset),
+        true_stream: 1,
+    };
+    let taken = run_model(&activated_stream(vec![], switch(0)), &with_input(&[1.0; 4])).unwrap();
+    assert_eq!(taken.ranks[0].outputs[0], tensor(&[1.0; 4]));
+    let report = taken.report.unwrap();
+    assert_eq!(report.tasks_by_kind.get("memcpy"), Some(&2), "{report:?}");
+    let skipped = run_model(&activated_stream(vec![], switch(4)), &with_input(&[1.0; 4])).unwrap();
+    let report = skipped.report.unwrap();
+    assert_eq!(report.tasks_by_kind.get("memcpy"), Some(&1), "{report:?}");
+}
+
+#[test]
+fn notifies_order_two_streams_like_events() {
+    let mut m = two_streams();
+    m.event_num = 0;
+    m.notify_num = 1;
+    m.streams[0].tasks[1] = Task::NotifyRecord {
+        node: "send".into(),
+        notify: 0,
+    };
+    m.streams[1].tasks.splice(
+        0..2,
+        [Task::NotifyWait {
+            node: "recv".into(),
+            notify: 0,
+        }],
+    );
+    let options = RunOptions {
+        schedule_mode: Some("delay-stream:0".to_owned()),
+        iterations: 2,
+        ..with_input(&[5.0, 6.0, 7.0, 8.0])
+    };
+    let result = run_model(&m, &options).unwrap();
+    assert_eq!(result.ranks[0].outputs[0], tensor(&[5.0, 6.0, 7.0, 8.0]));
+}
+
+#[test]
+fn an_event_id_out_of_range_is_a_model_error_at_its_task() {
+    let mut m = two_streams();
+    m.event_num = 0;
+    let error = run_model(&m, &with_input(&[1.0; 4])).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "stream 0, task 1 (EVENT_RECORD `send`): event 0 out of range (event_num 0)"
+    );
+}
+
+#[test]
+fn the_simulator_is_found_beside_the_test_binary_and_ascend_only_where_told() {
+    use ge_mlir::runtime::device::search_dirs;
+    let exe_dir = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_owned();
+    let sim = search_dirs(Device::Sim, None);
+    assert!(sim.contains(&exe_dir), "{sim:?}");
+    assert!(sim.contains(&exe_dir.join("..").join("debug")), "{sim:?}");
+    assert_eq!(
+        search_dirs(Device::Ascend, Some(Path::new("/opt/cann"))),
+        vec![PathBuf::from("/opt/cann")]
+    );
+    assert!(search_dirs(Device::Ascend, None).contains(&PathBuf::from(
+        "/usr/local/Ascend/ascend-toolkit/latest/lib64"
+    )));
+}
+
+#[test]
+fn kernels_run_with_their_attributes() {
+    // y = relu(x); z = x^T . x (MatMul with transpose_x1 set through aclopSetAttrBool).
+    let mat = |region, offset| Operand {
+        addr: Addr { region, offset },
+        size: 16,
+        desc: TensorDesc {
+            dtype: DType::F32,
+            dims: vec![2, 2],
+            format: 2,
+        },
+    };
+    let mut attrs = ascend_kernels::Attrs::default();
+    attrs.set("transpose_x1", ascend_kernels::AttrValue::Bool(true));
+    let mut m = model(
+        4,
+        vec![stream(
+            0,
+            vec![
+                Task::Kernel {
+                    op_type: "Relu".into(),
+                    node: "relu".into(),
+                    attrs: Default::default(),
+                    inputs: vec![operand(Region::Input(0), 0, 4)],
+                    outputs: vec![operand(Region::Output(0), 0, 4)],
+                },
+                Task::Kernel {
+                    op_type: "MatMul".into(),
+                    node: "gram".into(),
+                    attrs,
+                    inputs: vec![mat(Region::Input(0), 0), mat(Region::Input(0), 0)],
+                    outputs: vec![mat(Region::Output(1), 0)],
+                },
+            ],
+        )],
+    );
+    m.outputs.push(Output {
+        index: 1,
+        source: "gram:0".into(),
+        operand: mat(Region::Output(1), 0),
+    });
+    let result = run_model(&m, &with_input(&[-1.0, 2.0, -3.0, 4.0])).unwrap();
+    assert_eq!(result.ranks[0].outputs[0], tensor(&[0.0, 2.0, 0.0, 4.0]));
+    // x = [[-1, 2], [-3, 4]]: x^T x = [[10, -14], [-14, 20]].
+    assert_eq!(
+        result.ranks[0].outputs[1].bytes,
+        floats(&[10.0, -14.0, -14.0, 20.0])
+    );
+}
+
+#[test]
+fn opaque_kernels_stand_in_for_a_missing_kernel_and_are_counted() {
+    let m = model(
+        4,
+        vec![stream(
+            0,
+            vec![Task::Kernel {
+                op_type: "NoSuchOp".into(),
+                node: "mystery".into(),
+                attrs: Default::default(),
+                inputs: vec![operand(Region::Input(0), 0, 4)],
+                outputs: vec![operand(Region::Output(0), 0, 4)],
+            }],
+        )],
+    );
+    let options = RunOptions {
+        opaque_kernels: true,
+        ..with_input(&[1.0; 4])
+    };
+    let first = run_model(&m, &options).unwrap();
+    assert_eq!(first.report.as_ref().unwrap().opaque_uses, 1);
+    // Deterministic stand-in: the same input gives the same bytes, another input others.
+    assert_eq!(run_model(&m, &options).unwrap().ranks, first.ranks);
+    let other = run_model(
+        &m,
+        &RunOptions {
+            opaque_kernels: true,
+            ..with_input(&[2.0; 4])
+        },
+    )
+    .unwrap();
+    assert_ne!(other.ranks, first.ranks);
+}
+
+#[test]
+fn the_simulator_loads_as_ascend_through_the_same_loader() {
+    // `--device ascend --acl-lib target/debug` opens the simulator exactly as it would open
+    // CANN: same search, same binding; only geSimConfigure tells them apart.
+    let sim_dir = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("..");
+    let options = RunOptions {
+        device: Device::Ascend,
+        acl_lib_dir: Some(sim_dir),
+        ..with_input(&[1.0, 2.0, 3.0, 4.0])
+    };
+    let result = run_model(&memcpy_chain(), &options).unwrap();
+    assert_eq!(result.ranks[0].outputs, vec![tensor(&[1.0, 2.0, 3.0, 4.0])]);
+    assert!(result.report.is_some());
+}

@@ -29,7 +29,8 @@ pub const ACL_ERROR_REPEAT_INITIALIZE: i32 = 100002;
 pub const ACL_ERROR_COMPILING_STUB_MODE: i32 = 100039;
 pub const ACL_ERROR_RT_STREAM_SYNC_TIMEOUT: i32 = 507046;
 
-/// The error codes of the header, by number.
+/// The error codes of the header, and the other runtime codes of CANN's
+/// `rt_error_codes.h` the simulator returns, by number.
 const ERROR_NAMES: &[(i32, &str)] = &[
     (0, "ACL_SUCCESS"),
     (100000, "ACL_ERROR_INVALID_PARAM"),
@@ -40,11 +41,20 @@ const ERROR_NAMES: &[(i32, &str)] = &[
     (200000, "ACL_ERROR_BAD_ALLOC"),
     (500000, "ACL_ERROR_INTERNAL_ERROR"),
     (107000, "ACL_ERROR_RT_PARAM_INVALID"),
+    (107001, "ACL_ERROR_RT_INVALID_DEVICEID"),
+    (107002, "ACL_ERROR_RT_CONTEXT_NULL"),
+    (107003, "ACL_ERROR_RT_STREAM_CONTEXT"),
+    (107005, "ACL_ERROR_RT_STREAM_MODEL"),
+    (107017, "ACL_ERROR_RT_INVALID_HANDLE"),
+    (207000, "ACL_ERROR_RT_FEATURE_NOT_SUPPORT"),
     (207001, "ACL_ERROR_RT_MEMORY_ALLOCATION"),
+    (207002, "ACL_ERROR_RT_MEMORY_FREE"),
     (207007, "ACL_ERROR_RT_NO_EVENT_RESOURCE"),
     (207008, "ACL_ERROR_RT_NO_STREAM_RESOURCE"),
     (207009, "ACL_ERROR_RT_NO_NOTIFY_RESOURCE"),
     (507002, "ACL_ERROR_RT_STREAM_TASK_FULL"),
+    (507011, "ACL_ERROR_RT_MODEL_EXECUTE"),
+    (507015, "ACL_ERROR_RT_AICORE_EXCEPTION"),
     (507046, "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT"),
     (507047, "ACL_ERROR_RT_EVENT_SYNC_TIMEOUT"),
 ];
@@ -1006,9 +1016,7 @@ mod tests {
             .filter(|line| !line.trim_start().starts_with("typedef") && line.contains('('))
             .filter_map(|line| {
                 let name_end = line.find('(')?;
-                let name = line[..name_end]
-                    .rsplit(|c: char| c == ' ' || c == '*')
-                    .next()?;
+                let name = line[..name_end].rsplit([' ', '*']).next()?;
                 (name.starts_with("acl")).then_some(name)
             })
             .collect();

@@ -349,7 +349,10 @@ mod tests {
         let text: Vec<String> = found.iter().map(ToString::to_string).collect();
         assert_eq!(found.len(), 2, "{text:?}");
         assert!(text[0].starts_with("rank 0 variable extra"), "{text:?}");
-        assert!(text[1].starts_with("rank 1 variable w: element 1 [1]"), "{text:?}");
+        assert!(
+            text[1].starts_with("rank 1 variable w: element 1 [1]"),
+            "{text:?}"
+        );
     }
 
     #[test]

@@ -14,13 +14,17 @@ fn main() {
     let Some(profile_dir) = PathBuf::from(out).ancestors().nth(3).map(PathBuf::from) else {
         return;
     };
-    let link = profile_dir.join("libhccl.so");
-    if std::fs::read_link(&link).is_ok_and(|t| t == PathBuf::from("libascendcl.so")) {
-        return;
-    }
-    let _ = std::fs::remove_file(&link);
-    #[cfg(unix)]
-    if let Err(e) = std::os::unix::fs::symlink("libascendcl.so", &link) {
-        println!("cargo:warning=could not create {}: {e}", link.display());
+    // Also in deps/, where `cargo test` leaves the freshly built library (it refreshes
+    // target/<profile>/libascendcl.so only on `cargo build`).
+    for dir in [profile_dir.clone(), profile_dir.join("deps")] {
+        let link = dir.join("libhccl.so");
+        if std::fs::read_link(&link).is_ok_and(|t| t == std::path::Path::new("libascendcl.so")) {
+            continue;
+        }
+        let _ = std::fs::remove_file(&link);
+        #[cfg(unix)]
+        if let Err(e) = std::os::unix::fs::symlink("libascendcl.so", &link) {
+            println!("cargo:warning=could not create {}: {e}", link.display());
+        }
     }
 }

@@ -250,20 +250,27 @@ pub fn run_model_with(
         }
         let mut outputs = vec![Vec::new(); options.ranks as usize];
         for iteration in 0..options.iterations {
+            let run_context = |error: RuntimeError, rank: u32| {
+                error.at(|| {
+                    let run = format!("run {} of model `{}`", iteration + 1, model.name);
+                    if options.ranks > 1 {
+                        format!("rank {rank}, {run}")
+                    } else {
+                        run
+                    }
+                })
+            };
             for rank_model in &loaded {
                 acl.set_device(rank_model.rank as i32)?;
                 rank_model
                     .start(model, &inputs[rank_model.rank as usize])
-                    .map_err(|e| rank_context(e, rank_model.rank, options))?;
+                    .map_err(|e| run_context(e, rank_model.rank))?;
             }
             for rank_model in &loaded {
                 acl.set_device(rank_model.rank as i32)?;
                 rank_model
                     .synchronize(options.sync_timeout_ms)
-                    .map_err(|e| {
-                        rank_context(e, rank_model.rank, options)
-                            .at(|| format!("run {} of model `{}`", iteration + 1, model.name))
-                    })?;
+                    .map_err(|e| run_context(e, rank_model.rank))?;
                 outputs[rank_model.rank as usize] = rank_model.read_outputs(model)?;
             }
             on_iteration(iteration);

@@ -7,11 +7,11 @@
 //! anything runs.
 
 use super::attrs::dense_bytes;
-use crate::lowering::ir_read::kernel_attrs;
 use super::ReferenceError;
 use crate::dialect::op_view::is_ctrl_type;
 use crate::dialect::semantics;
 use crate::dialect::{OpView, Trait};
+use crate::lowering::ir_read::kernel_attrs;
 use crate::lowering::model::{Collective, Reduction, TensorDesc};
 use ascend_kernels::{Attrs, DType};
 use melior::ir::{
@@ -365,7 +365,11 @@ impl Reader<'_> {
         }
         if has(Trait::VarLike) {
             let init = value_bytes(o, node, ge_type, &output_descs[0])?;
-            return Ok(Some(Kind::Variable(self.variable(node, &output_descs[0], init)?)));
+            return Ok(Some(Kind::Variable(self.variable(
+                node,
+                &output_descs[0],
+                init,
+            )?)));
         }
         if has(Trait::IdentityLike) || has(Trait::CopyLike) || has(Trait::Reshape) {
             return Ok(Some(Kind::Copy));

@@ -63,7 +63,7 @@ impl Default for Config {
             max_tasks_per_stream: 1 << 20,
             memory_bytes: device.hbm_bytes,
             poll_ns: 10_000,
-            watchdog_tasks: 200_000_000,
+            watchdog_tasks: 20_000_000,
             device,
         }
     }

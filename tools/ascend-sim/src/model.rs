@@ -155,11 +155,11 @@ impl Sim {
     ) -> SimResult<()> {
         let what = "aclrtSwitchStream";
         self.require_init(what)?;
-        let s = self.resolve_stream(cur, stream, what)?;
-        self.capturing(s, what)?;
         let Some(cond) = Condition::from_acl(cond) else {
             fail!(INVALID_PARAM, "{what}: condition {cond} is not in 0..=5");
         };
+        let s = self.resolve_stream(cur, stream, what)?;
+        self.capturing(s, what)?;
         if dtype != 0 {
             fail!(
                 INVALID_PARAM,

@@ -29,6 +29,9 @@ use crate::task::{KernelTask, Task, TaskKind};
 pub const NO_NAME: u32 = u32::MAX;
 
 /// What a finished task still has to do to the device.
+// In-flight tasks live in a reused slab, so the big kernel variant costs no allocation;
+// boxing it would allocate once per kernel.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Work {
     None,
@@ -589,9 +592,7 @@ impl Sim {
                         e.set = true;
                     }
                     let waiters = std::mem::take(&mut e.waiters);
-                    for w in waiters {
-                        self.push_worklist(w);
-                    }
+                    self.wake(waiters);
                 }
             }
             Work::Reset { ev } => {
@@ -603,9 +604,7 @@ impl Sim {
                 if let Some(n) = self.notifies.get_mut(&notify) {
                     n.set = true;
                     let waiters = std::mem::take(&mut n.waiters);
-                    for w in waiters {
-                        self.push_worklist(w);
-                    }
+                    self.wake(waiters);
                 }
             }
             Work::Jump(pc) => jump = Some(pc),
@@ -629,6 +628,17 @@ impl Sim {
                     .task_done(s, &st.label, f.kind, f.name, f.start, f.end, self.cfg.trace);
             }
             self.push_worklist(s);
+        }
+    }
+
+    /// Streams that waited for something that just happened look at their head again (and
+    /// register anew if it still cannot start).
+    fn wake(&mut self, waiters: Vec<Id>) {
+        for w in waiters {
+            if let Some(st) = self.streams.get_mut(&w) {
+                st.blocked = None;
+            }
+            self.push_worklist(w);
         }
     }
 
