@@ -41,12 +41,6 @@ impl Sim {
             if devs.contains(&(d as u32)) {
                 fail!(INVALID_PARAM, "{what}: device {d} is listed twice");
             }
-            if self.devices[d as usize].refs == 0 {
-                fail!(
-                    INVALID_PARAM,
-                    "{what}: device {d} was not set (call aclrtSetDevice({d}) first)"
-                );
-            }
             devs.push(d as u32);
         }
         let g = self.new_group(devs.len() as u32, devs.iter().map(|&d| Some(d)).collect());

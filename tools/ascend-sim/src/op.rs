@@ -7,7 +7,7 @@ use ascend_kernels::{types::element_count, AttrValue, Attrs, DType};
 use smallvec::SmallVec;
 
 use crate::errors::*;
-use crate::handles::{get, get_mut, Id, Kind};
+use crate::handles::{bad_handle, get, get_mut, Id, Kind};
 use crate::sim::{DataBuffer, Sim};
 use crate::task::{KernelTask, Operand, Task, TensorDesc};
 
@@ -82,6 +82,8 @@ impl Sim {
         Ok(())
     }
 
+    /// One operand of `op`; the messages are formatted only when something is wrong (this
+    /// is the hot path of issuing a kernel).
     fn operand(
         &self,
         desc: Id,
@@ -91,26 +93,34 @@ impl Sim {
         op: &str,
         check_memory: bool,
     ) -> SimResult<Operand> {
-        let what = format!("aclopExecuteV2 `{op}` {side} {i}");
-        let d = get(&self.descs, desc, Kind::TensorDesc, &format!("{what} desc"))?;
-        let b = get(
-            &self.buffers,
-            buf,
-            Kind::DataBuffer,
-            &format!("{what} buffer"),
-        )?;
+        let what = || format!("aclopExecuteV2 `{op}` {side} {i}");
+        let Some(d) = self.descs.get(&desc) else {
+            return Err(bad_handle(
+                desc,
+                Kind::TensorDesc,
+                &format!("{} desc", what()),
+            ));
+        };
+        let Some(b) = self.buffers.get(&buf) else {
+            return Err(bad_handle(
+                buf,
+                Kind::DataBuffer,
+                &format!("{} buffer", what()),
+            ));
+        };
         let len = (element_count(&d.dims) * d.dtype.size()) as u64;
         if b.size < len {
             fail!(
                 INVALID_PARAM,
-                "{what}: the buffer holds {} bytes but its desc ({:?} {:?}) needs {len}",
+                "{}: the buffer holds {} bytes but its desc ({:?} {:?}) needs {len}",
+                what(),
                 b.size,
                 d.dtype,
                 d.dims
             );
         }
-        if check_memory && len > 0 {
-            self.mem.check(&what, b.addr, len)?;
+        if check_memory && len > 0 && self.mem.check("", b.addr, len).is_err() {
+            self.mem.check(&what(), b.addr, len)?;
         }
         Ok(Operand {
             desc: Arc::clone(d),
@@ -152,7 +162,7 @@ impl Sim {
             .map(|(i, &(d, b))| self.operand(d, b, "output", i, op_type, check))
             .collect::<SimResult<SmallVec<[Operand; 2]>>>()?;
         let attrs = if attr == 0 {
-            Arc::new(Attrs::default())
+            Arc::clone(&self.no_attrs)
         } else {
             Arc::clone(get(&self.attrs, attr, Kind::OpAttr, what)?)
         };

@@ -99,7 +99,7 @@ impl Stats {
         }
     }
 
-    pub fn to_json(&self, op_names: &[String], now: u64) -> Value {
+    pub fn to_json(&self, op_names: &[std::sync::Arc<str>], now: u64) -> Value {
         let makespan = self.first_start.map_or(0, |f| self.last_end - f);
         let mut streams: Vec<(&Id, &(String, u64, u64))> = self.busy.iter().collect();
         streams.sort_by_key(|(id, _)| **id);
@@ -116,7 +116,7 @@ impl Stats {
                 let name = if t.name == NO_NAME {
                     t.kind.name()
                 } else {
-                    op_names[t.name as usize].as_str()
+                    &*op_names[t.name as usize]
                 };
                 json!({"stream": label(t.stream), "kind": t.kind.name(), "name": name,
                        "start_ns": t.start, "end_ns": t.end})

@@ -88,7 +88,8 @@ pub struct Scheduler {
     pub now: u64,
     rng: Pcg64Mcg,
     seq: u64,
-    heap: BinaryHeap<Reverse<(u64, u64, usize)>>,
+    /// (end, tie, sequence, slot), smallest first.
+    heap: BinaryHeap<Reverse<(u64, u64, u64, usize)>>,
     slab: Vec<Option<InFlight>>,
     free: Vec<usize>,
     pub worklist: VecDeque<Id>,
@@ -179,7 +180,7 @@ impl Sim {
     }
 
     fn schedule(&mut self, f: InFlight) -> usize {
-        let end = f.end;
+        let (start, end) = (f.start, f.end);
         let slot = match self.sched.free.pop() {
             Some(i) => {
                 self.sched.slab[i] = Some(f);
@@ -191,12 +192,16 @@ impl Sim {
             }
         };
         self.sched.seq += 1;
+        // Equal ends complete in start order; `reverse` completes the latest-started first
+        // (and, by draining the worklist backwards, starts simultaneous tasks in reverse).
         let tie = if self.cfg.mode == Mode::Reverse {
-            u64::MAX - self.sched.seq
+            u64::MAX - start
         } else {
-            self.sched.seq
+            start
         };
-        self.sched.heap.push(Reverse((end, tie, slot)));
+        self.sched
+            .heap
+            .push(Reverse((end, tie, self.sched.seq, slot)));
         slot
     }
 
@@ -495,7 +500,7 @@ impl Sim {
         inputs: SmallVec<[Vec<u8>; 4]>,
         mut outputs: SmallVec<[Vec<u8>; 2]>,
     ) -> Result<(), String> {
-        let op = self.op_names[k.op as usize].clone();
+        let op = Arc::clone(&self.op_names[k.op as usize]);
         let refs: SmallVec<[ascend_kernels::TensorRef<'_>; 4]> = k
             .inputs
             .iter()
@@ -826,7 +831,7 @@ impl Sim {
             if done(self) {
                 return Outcome::Done;
             }
-            let Some(&Reverse((end, _, slot))) = self.sched.heap.peek() else {
+            let Some(&Reverse((end, _, _, slot))) = self.sched.heap.peek() else {
                 return Outcome::Stuck;
             };
             if let Some(l) = limit {
@@ -895,5 +900,114 @@ impl Sim {
         } else {
             lines.join("; ")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{parse, Config};
+
+    fn sim(cfg: &str) -> Sim {
+        let (cfg, _) = Config::default()
+            .with(&parse(&format!("trace=1;{cfg}")).unwrap())
+            .unwrap();
+        let mut s = Sim::new(cfg);
+        s.init().unwrap();
+        s.set_device(0).unwrap();
+        s
+    }
+
+    /// Two streams, each with `n` memsets of `bytes[i]`; runs to completion and returns
+    /// the trace as (stream number, start, end) in completion order.
+    fn run_two(s: &mut Sim, bytes: [u64; 2], n: usize) -> Vec<(u32, u64, u64)> {
+        let buf = s.malloc(Some(0), 1 << 20, 0).unwrap();
+        let streams = [
+            s.create_stream(Some(0), 0, 0).unwrap(),
+            s.create_stream(Some(0), 0, 0).unwrap(),
+        ];
+        for _ in 0..n {
+            for (st, b) in streams.iter().zip(bytes) {
+                s.memset_async(Some(0), buf, b, 0, b, *st).unwrap();
+            }
+        }
+        for st in streams {
+            s.sync_stream(Some(0), st, -1).unwrap();
+        }
+        let number = |id: Id| s.streams[&id].number.unwrap();
+        s.stats
+            .trace
+            .iter()
+            .map(|t| (number(t.stream), t.start, t.end))
+            .collect()
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_schedule_and_another_seed_another() {
+        let a = run_two(&mut sim("seed=3"), [4096, 4096], 20);
+        let b = run_two(&mut sim("seed=3"), [4096, 4096], 20);
+        let c = run_two(&mut sim("seed=4"), [4096, 4096], 20);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn the_earliest_end_completes_first_and_streams_overlap() {
+        let t = run_two(&mut sim("jitter=0"), [1 << 20, 64], 1);
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[0].0, 1, "the short task of stream 1 ends first");
+        assert_eq!((t[0].1, t[1].1), (0, 0), "both started at time 0");
+        assert!(t[1].2 > t[0].2);
+    }
+
+    #[test]
+    fn jitter_stays_within_its_bounds() {
+        let mut s = sim("jitter=0.25;seed=9");
+        let t = run_two(&mut s, [64, 64], 200);
+        let nominal = s.cfg.device.memset_ns(64) as f64;
+        let mut distinct = std::collections::BTreeSet::new();
+        for (_, start, end) in &t {
+            let d = (end - start) as f64;
+            assert!(
+                d >= (nominal * 0.75).floor() && d <= (nominal * 1.25).ceil(),
+                "{d} vs {nominal}"
+            );
+            distinct.insert(end - start);
+        }
+        assert!(distinct.len() > 50);
+        // Each stream is in order: its tasks never overlap.
+        for st in 0..2 {
+            let mine: Vec<_> = t.iter().filter(|x| x.0 == st).collect();
+            assert!(mine.windows(2).all(|w| w[1].1 >= w[0].2));
+        }
+    }
+
+    #[test]
+    fn reverse_mode_reverses_ties() {
+        let t = run_two(&mut sim("jitter=0"), [64, 64], 1);
+        let r = run_two(&mut sim("jitter=0;mode=reverse"), [64, 64], 1);
+        assert_eq!((t[0].0, t[1].0), (0, 1));
+        assert_eq!((r[0].0, r[1].0), (1, 0));
+        assert_eq!(t[0].2, t[1].2, "a tie");
+    }
+
+    #[test]
+    fn a_deadlock_is_reported_not_waited_for() {
+        let mut s = sim("");
+        let st = s.create_stream(Some(0), 0, 0).unwrap();
+        let e = s
+            .create_event(Some(0), EventMode::Flag { sync: true }, 1, "t")
+            .unwrap();
+        s.wait_event(Some(0), st, e).unwrap();
+        let done = move |sim: &Sim| sim.streams[&st].is_done();
+        assert_eq!(s.run(&done, None), Outcome::Stuck);
+        assert!(s
+            .blocked_report()
+            .contains("device 0 stream 0 waits for event #0"));
+        // Recording it on another stream unblocks the waiter (it was registered as one).
+        let other = s.create_stream(Some(0), 0, 0).unwrap();
+        s.record_event(Some(0), e, other).unwrap();
+        assert_eq!(s.run(&done, None), Outcome::Done);
+        assert!(s.sched.worklist.is_empty() && s.sched.in_flight() == 0);
     }
 }

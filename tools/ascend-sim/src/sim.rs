@@ -205,8 +205,9 @@ pub struct Sim {
     pub comms: IdMap<crate::hccl::Comm>,
     pub groups: Vec<Group>,
     /// Op type names, interned so a task carries a number.
-    pub op_names: Vec<String>,
+    pub op_names: Vec<Arc<str>>,
     pub op_index: HashMap<String, u32>,
+    last_op: u32,
     pub sched: Scheduler,
     pub stats: Stats,
     /// D2H copies that finished: (host address, bytes), written by the C layer before the
@@ -216,6 +217,8 @@ pub struct Sim {
     /// on that device.
     pub device_errors: Vec<(u32, SimError)>,
     pub model_dir: Option<String>,
+    /// The attributes of an op issued with a NULL `aclopAttr`, shared by all such tasks.
+    pub no_attrs: Arc<Attrs>,
 }
 
 impl Sim {
@@ -242,11 +245,13 @@ impl Sim {
             groups: Vec::new(),
             op_names: Vec::new(),
             op_index: HashMap::new(),
+            last_op: 0,
             sched: Scheduler::new(seed),
             stats: Stats::default(),
             host_writes: Vec::new(),
             device_errors: Vec::new(),
             model_dir: None,
+            no_attrs: Arc::new(Attrs::default()),
         }
     }
 
@@ -258,11 +263,23 @@ impl Sim {
     }
 
     pub fn intern_op(&mut self, op: &str) -> u32 {
+        // Consecutive kernels often share a type: one comparison instead of a hash.
+        if let Some(last) = self.op_names.get(self.last_op as usize) {
+            if **last == *op {
+                return self.last_op;
+            }
+        }
+        let i = self.intern_op_slow(op);
+        self.last_op = i;
+        i
+    }
+
+    fn intern_op_slow(&mut self, op: &str) -> u32 {
         if let Some(&i) = self.op_index.get(op) {
             return i;
         }
         let i = self.op_names.len() as u32;
-        self.op_names.push(op.to_owned());
+        self.op_names.push(Arc::from(op));
         self.op_index.insert(op.to_owned(), i);
         i
     }

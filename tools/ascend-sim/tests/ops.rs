@@ -129,3 +129,70 @@ fn operand_errors_name_the_operand() {
         "{m}"
     );
 }
+
+#[test]
+fn a_real_kernel_computes_and_is_counted() {
+    let (_g, s) = Sim::lock("");
+    let (a, b, y) = (s.malloc(16), s.malloc(16), s.malloc(16));
+    s.h2d(a, &f32s(&[1.0, 2.0, 3.0, 4.0]));
+    s.h2d(b, &f32s(&[0.5, -2.0, 10.0, 0.0]));
+    let st = s.stream();
+    let ins = op(s, &[4], &[(a, 16), (b, 16)]);
+    let outs = op(s, &[4], &[(y, 16)]);
+    s.ok(execute(s, "Add", &ins, &outs, null_mut(), st));
+    // Issued, not run: the output still holds the poison byte.
+    assert_eq!(s.d2h(y, 4), vec![0xA5; 4]);
+    s.ok(s.sync(st));
+    assert_eq!(to_f32s(&s.d2h(y, 16)), vec![1.5, 0.0, 13.0, 4.0]);
+    let rep = s.report();
+    assert_eq!(rep["kernels_run"], 1);
+    assert_eq!(rep["opaque_kernels"], 0);
+}
+
+#[test]
+fn a_kernel_error_fails_the_sync_naming_the_op_and_the_reason() {
+    let (_g, s) = Sim::lock("");
+    let (a, b, y) = (s.malloc(24), s.malloc(16), s.malloc(24));
+    let st = s.stream();
+    // Shapes [2,3] and [4] do not broadcast.
+    let da = unsafe { (s.acl.aclCreateTensorDesc)(0, 2, [2i64, 3].as_ptr(), 2) };
+    let db = unsafe { (s.acl.aclCreateTensorDesc)(0, 1, [4i64].as_ptr(), 2) };
+    let dy = unsafe { (s.acl.aclCreateTensorDesc)(0, 2, [2i64, 3].as_ptr(), 2) };
+    let ins = Op {
+        descs: vec![da, db],
+        bufs: vec![unsafe { (s.acl.aclCreateDataBuffer)(a, 24) }, unsafe {
+            (s.acl.aclCreateDataBuffer)(b, 16)
+        }],
+    };
+    let outs = Op {
+        descs: vec![dy],
+        bufs: vec![unsafe { (s.acl.aclCreateDataBuffer)(y, 24) }],
+    };
+    s.ok(execute(s, "Add", &ins, &outs, null_mut(), st));
+    assert_eq!(s.sync(st), 507015);
+    let m = s.msg();
+    assert!(
+        m.contains("kernel `Add` failed:") && m.len() > "kernel `Add` failed: ".len() + 20,
+        "{m}"
+    );
+    // Reported once: the stream is usable again.
+    s.ok(s.sync(st));
+}
+
+#[test]
+fn opaque_output_depends_on_the_input_bytes() {
+    let (_g, s) = Sim::lock("opaque_kernels=1");
+    let (x, y1, y2) = (s.malloc(16), s.malloc(16), s.malloc(16));
+    let st = s.stream();
+    let mut outs = Vec::new();
+    for (v, y) in [(1.0f32, y1), (2.0, y2)] {
+        s.h2d(x, &f32s(&[v; 4]));
+        let ins = op(s, &[4], &[(x, 16)]);
+        let o = op(s, &[4], &[(y, 16)]);
+        s.ok(execute(s, "NoSuchOpType", &ins, &o, null_mut(), st));
+        s.ok(s.sync(st));
+        outs.push(s.d2h(y, 16));
+    }
+    assert_ne!(outs[0], vec![0xA5; 16], "the stand-in wrote its output");
+    assert_ne!(outs[0], outs[1], "different input bytes, different output");
+}

@@ -1,6 +1,8 @@
 //! Single-op entry points: tensor descs, data buffers, op attributes, aclopExecuteV2.
 
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::{c_char, c_int, c_void, CStr};
+
+use smallvec::SmallVec;
 
 use ascend_kernels::{AttrValue, DType};
 
@@ -243,20 +245,23 @@ pub unsafe extern "C" fn aclopSetModelDir(dir: *const c_char) -> i32 {
     })
 }
 
-/// (desc, buffer) handle pairs of one side of an op.
+/// (desc, buffer) handle pairs of one side of an op, appended to `out` (no formatting
+/// or heap allocation: this is the hot path of issuing a kernel).
 unsafe fn operands(
     n: c_int,
     descs: *const *mut c_void,
     bufs: *const *mut c_void,
     what: &str,
     side: &str,
-) -> SimResult<Vec<(u64, u64)>> {
+    out: &mut SmallVec<[(u64, u64); 4]>,
+) -> SimResult<()> {
     if n < 0 {
         fail!(INVALID_PARAM, "{what}: num{side} {n} is negative");
     }
-    let d = unsafe { slice(descs, n as usize, what, &format!("{side} desc array"))? };
-    let b = unsafe { slice(bufs, n as usize, what, &format!("{side} buffer array"))? };
-    Ok(d.iter().zip(b).map(|(&d, &b)| (h(d), h(b))).collect())
+    let d = unsafe { slice(descs, n as usize, what, side)? };
+    let b = unsafe { slice(bufs, n as usize, what, side)? };
+    out.extend(d.iter().zip(b).map(|(&d, &b)| (h(d), h(b))));
+    Ok(())
 }
 
 #[no_mangle]
@@ -273,9 +278,25 @@ pub unsafe extern "C" fn aclopExecuteV2(
 ) -> i32 {
     let what = "aclopExecuteV2";
     entry(what, || {
-        let op = unsafe { string(op_type, what, "opType")? };
-        let ins = unsafe { operands(num_inputs, input_desc, inputs, what, "Inputs")? };
-        let outs = unsafe { operands(num_outputs, output_desc, outputs, what, "Outputs")? };
-        with_sim(|s| s.execute_op(current(), &op, &ins, &outs, h(attr), h(stream)))
+        if op_type.is_null() {
+            return Err(null(what, "opType"));
+        }
+        // SAFETY: non-null and NUL-terminated by the C contract.
+        let Ok(op) = unsafe { CStr::from_ptr(op_type) }.to_str() else {
+            fail!(INVALID_PARAM, "{what}: opType is not UTF-8");
+        };
+        let (mut ins, mut outs) = (SmallVec::new(), SmallVec::new());
+        unsafe { operands(num_inputs, input_desc, inputs, what, "inputs", &mut ins)? };
+        unsafe {
+            operands(
+                num_outputs,
+                output_desc,
+                outputs,
+                what,
+                "outputs",
+                &mut outs,
+            )?
+        };
+        with_sim(|s| s.execute_op(current(), op, &ins, &outs, h(attr), h(stream)))
     })
 }
