@@ -106,7 +106,7 @@ fn printed_half(d: &DenseElementsAttribute<'_>, i: usize) -> Result<Half, String
         return Err("f16/bf16 constants in hex form are not supported".into());
     }
     let token = body
-        .split(|c| matches!(c, '[' | ']' | ','))
+        .split(['[', ']', ','])
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .nth(i)
