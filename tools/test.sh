@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash tools/setup.sh
+# The onnx package in a venv, with which the ONNX tests make their models (test/Onnx).
+bash tools/setup-onnx.sh >/dev/null
 cargo build --bins
 # The API docs build without a warning (a broken intra-doc link fails the run).
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
