@@ -53,10 +53,9 @@ fn captures(cx: &Cx, graphs: &[&GraphProto]) -> Res<Vec<(String, Val)>> {
             if out.iter().any(|(n, _)| *n == name) {
                 continue;
             }
-            let v = cx
-                .env
-                .get(&name)
-                .ok_or_else(|| format!("a subgraph reads '{name}', which is not defined before this node"))?;
+            let v = cx.env.get(&name).ok_or_else(|| {
+                format!("a subgraph reads '{name}', which is not defined before this node")
+            })?;
             out.push((name, v.clone()));
         }
     }
@@ -110,7 +109,10 @@ fn subgraph(
 
 /// The non-constant captures: what the parent op passes in.
 fn passed(caps: &[(String, Val)]) -> Vec<(String, Val)> {
-    caps.iter().filter(|(_, v)| v.konst.is_none()).cloned().collect()
+    caps.iter()
+        .filter(|(_, v)| v.konst.is_none())
+        .cloned()
+        .collect()
 }
 
 /// If: inputs `cond`, then the captured values; branches `then_branch` / `else_branch`.
@@ -121,10 +123,30 @@ pub fn if_op(imp: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
     let inputs = passed(&caps);
     let base = format!("{}/{}", cx.ge.name, cx.name);
     let keep = |_: &mut GeGraph, o: &[Val], _: &HashMap<String, Val>| Ok(o.to_vec());
-    let (then_name, then_out) = subgraph(imp, cx, then_g, &format!("{base}/then"), vec![], &inputs_only(&caps, &inputs), keep)?;
-    let (else_name, else_out) = subgraph(imp, cx, else_g, &format!("{base}/else"), vec![], &inputs_only(&caps, &inputs), keep)?;
+    let (then_name, then_out) = subgraph(
+        imp,
+        cx,
+        then_g,
+        &format!("{base}/then"),
+        vec![],
+        &inputs_only(&caps, &inputs),
+        keep,
+    )?;
+    let (else_name, else_out) = subgraph(
+        imp,
+        cx,
+        else_g,
+        &format!("{base}/else"),
+        vec![],
+        &inputs_only(&caps, &inputs),
+        keep,
+    )?;
     if then_out.len() != else_out.len() {
-        return Err(format!("the branches return {} and {} values", then_out.len(), else_out.len()));
+        return Err(format!(
+            "the branches return {} and {} values",
+            then_out.len(),
+            else_out.len()
+        ));
     }
     let mut types = Vec::new();
     for (k, (a, b)) in then_out.iter().zip(&else_out).enumerate() {
@@ -139,7 +161,10 @@ pub fn if_op(imp: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
     }
     let mut ins: Vec<&Val> = vec![&cond];
     ins.extend(inputs.iter().map(|(_, v)| v));
-    let attrs = [("then_branch", GeAttr::Symbol(then_name)), ("else_branch", GeAttr::Symbol(else_name))];
+    let attrs = [
+        ("then_branch", GeAttr::Symbol(then_name)),
+        ("else_branch", GeAttr::Symbol(else_name)),
+    ];
     let name = cx.name.clone();
     // The branch outputs fix the result types (subgraph signatures must match exactly).
     Ok(cx.ge.node(&name, "If", &ins, &attrs, &types))
@@ -164,7 +189,11 @@ pub fn loop_op(imp: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
         ));
     }
     if body.input.len() != n_v + 2 {
-        return Err(format!("the body takes {} inputs, expected {}", body.input.len(), n_v + 2));
+        return Err(format!(
+            "the body takes {} inputs, expected {}",
+            body.input.len(),
+            n_v + 2
+        ));
     }
     let i0 = cx.cst("iter_init", Tensor::from_i64s_dims(&[0], vec![]));
     let m = match cx.opt(0) {
@@ -173,13 +202,23 @@ pub fn loop_op(imp: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
     };
     let c = match cx.opt(1) {
         Some(c) => c,
-        None => cx.cst("cond_init", Tensor { dtype: DType::Bool, dims: vec![], bytes: vec![1] }),
+        None => cx.cst(
+            "cond_init",
+            Tensor {
+                dtype: DType::Bool,
+                dims: vec![],
+                bytes: vec![1],
+            },
+        ),
     };
     let vs: Vec<Val> = (2..cx.n_inputs()).map(|i| cx.x(i)).collect::<Res<_>>()?;
     let caps = captures(cx, &[body])?;
     // Body parameters that are also outer names must not be captured.
     let body_params: HashSet<&str> = body.input.iter().map(|v| v.name.as_str()).collect();
-    let caps: Vec<(String, Val)> = caps.into_iter().filter(|(n, _)| !body_params.contains(n.as_str())).collect();
+    let caps: Vec<(String, Val)> = caps
+        .into_iter()
+        .filter(|(n, _)| !body_params.contains(n.as_str()))
+        .collect();
     let passed_caps = passed(&caps);
     let state: Vec<TType> = [&i0, &m, &c]
         .into_iter()
@@ -196,16 +235,39 @@ pub fn loop_op(imp: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
     let params: Vec<Val> = state
         .iter()
         .enumerate()
-        .map(|(k, t)| cg.data(names.get(k).copied().unwrap_or(&format!("state{k}")), t.clone()))
+        .map(|(k, t)| {
+            cg.data(
+                names.get(k).copied().unwrap_or(&format!("state{k}")),
+                t.clone(),
+            )
+        })
         .collect();
-    let less_ty = TType::new(DType::Bool, super::shape::broadcast(&params[0].ty.dims, &params[1].ty.dims)?);
-    let less = cg.node1("in_range", "Less", &[&params[0], &params[1]], &[], less_ty.clone());
+    let less_ty = TType::new(
+        DType::Bool,
+        super::shape::broadcast(&params[0].ty.dims, &params[1].ty.dims)?,
+    );
+    let less = cg.node1(
+        "in_range",
+        "Less",
+        &[&params[0], &params[1]],
+        &[],
+        less_ty.clone(),
+    );
     let cond_b = if params[2].ty.dtype == DType::Bool {
         params[2].clone()
     } else {
-        cg.node1("cond_bool", "Cast", &[&params[2]], &[("dst_type", GeAttr::Int(DType::Bool.acl() as i64))], params[2].ty.with_dtype(DType::Bool))
+        cg.node1(
+            "cond_bool",
+            "Cast",
+            &[&params[2]],
+            &[("dst_type", GeAttr::Int(DType::Bool.acl() as i64))],
+            params[2].ty.with_dtype(DType::Bool),
+        )
     };
-    let both_ty = TType::new(DType::Bool, super::shape::broadcast(&less_ty.dims, &cond_b.ty.dims)?);
+    let both_ty = TType::new(
+        DType::Bool,
+        super::shape::broadcast(&less_ty.dims, &cond_b.ty.dims)?,
+    );
     let go = cg.node1("continue", "LogicalAnd", &[&less, &cond_b], &[], both_ty);
     cg.output(&go);
     cx.module.graphs.push(cg);
@@ -223,17 +285,28 @@ pub fn loop_op(imp: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
     let iter_name = body.input[0].name.clone();
     let cap_names: Vec<String> = passed_caps.iter().map(|(n, _)| n.clone()).collect();
     let state_types = state.clone();
-    let finish = move |g: &mut GeGraph, outs: &[Val], env: &HashMap<String, Val>| -> Res<Vec<Val>> {
-        let get = |n: &str| env.get(n).cloned().ok_or_else(|| format!("loop state '{n}' is missing"));
+    let finish = move |g: &mut GeGraph,
+                       outs: &[Val],
+                       env: &HashMap<String, Val>|
+          -> Res<Vec<Val>> {
+        let get = |n: &str| {
+            env.get(n)
+                .cloned()
+                .ok_or_else(|| format!("loop state '{n}' is missing"))
+        };
         let i = get(&iter_name)?;
         let one = g.constant("iter_one", Tensor::from_i64s_dims(&[1], vec![]));
         let next = g.node1("iter_next", "Add", &[&i, &one], &[], i.ty.clone());
         let mut cond_out = outs[0].clone();
         let want = state_types[2].clone();
         if cond_out.ty != want {
-            let dims = want.static_dims().ok_or("the loop condition has a dynamic shape")?;
+            let dims = want
+                .static_dims()
+                .ok_or("the loop condition has a dynamic shape")?;
             if cond_out.ty.dtype != want.dtype {
-                return Err("the body's condition output has another element type than the loop's".into());
+                return Err(
+                    "the body's condition output has another element type than the loop's".into(),
+                );
             }
             let s = g.constant("cond_shape", Tensor::from_i64s(&dims));
             cond_out = g.node1("cond_reshape", "Reshape", &[&cond_out, &s], &[], want);
@@ -254,12 +327,23 @@ pub fn loop_op(imp: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
         }
         Ok(result)
     };
-    let (body_name, _) = subgraph(imp, cx, body, &format!("{base}/body"), params, &caps, finish)?;
+    let (body_name, _) = subgraph(
+        imp,
+        cx,
+        body,
+        &format!("{base}/body"),
+        params,
+        &caps,
+        finish,
+    )?;
 
     let mut ins: Vec<&Val> = vec![&i0, &m, &c];
     ins.extend(vs.iter());
     ins.extend(passed_caps.iter().map(|(_, v)| v));
-    let attrs = [("cond", GeAttr::Symbol(cond_name)), ("body", GeAttr::Symbol(body_name))];
+    let attrs = [
+        ("cond", GeAttr::Symbol(cond_name)),
+        ("body", GeAttr::Symbol(body_name)),
+    ];
     let name = cx.name.clone();
     let outs = cx.ge.node(&name, "While", &ins, &attrs, &state);
     Ok(outs[3..3 + n_v].to_vec())

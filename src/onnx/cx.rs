@@ -90,8 +90,9 @@ impl<'a> Cx<'a> {
     }
 
     pub fn string(&self, name: &str, default: &str) -> String {
-        self.attr(name)
-            .map_or(default.to_owned(), |a| String::from_utf8_lossy(&a.s).into_owned())
+        self.attr(name).map_or(default.to_owned(), |a| {
+            String::from_utf8_lossy(&a.s).into_owned()
+        })
     }
 
     pub fn tensor(&self, name: &str) -> Res<Option<Tensor>> {

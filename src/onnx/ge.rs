@@ -105,7 +105,11 @@ pub fn float_text(value: f64) -> String {
         return "nan".into();
     }
     if value.is_infinite() {
-        return if value > 0.0 { "inf".into() } else { "-inf".into() };
+        return if value > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        };
     }
     let e = format!("{:e}", value as f32);
     let (mantissa, exponent) = e.split_once('e').unwrap_or((&e, "0"));
@@ -139,7 +143,11 @@ pub fn dense_text(t: &Tensor) -> String {
         return if t.dims.is_empty() {
             format!("dense<{}> : {ty}", elems[0])
         } else {
-            format!("dense<[{}]> : tensor<{}xi1>", elems.join(", "), t.elements())
+            format!(
+                "dense<[{}]> : tensor<{}xi1>",
+                elems.join(", "),
+                t.elements()
+            )
         };
     }
     let mut hex = String::with_capacity(t.bytes.len() * 2 + 2);
@@ -258,7 +266,13 @@ impl GeGraph {
     pub fn constant(&mut self, name: &str, value: Tensor) -> Val {
         let value = Rc::new(value);
         let ty = TType::fixed(value.dtype, &value.dims);
-        let mut v = self.node1(name, "Const", &[], &[("value", GeAttr::Dense(value.clone()))], ty);
+        let mut v = self.node1(
+            name,
+            "Const",
+            &[],
+            &[("value", GeAttr::Dense(value.clone()))],
+            ty,
+        );
         v.konst = Some(value);
         v
     }

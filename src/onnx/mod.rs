@@ -43,9 +43,19 @@ impl Module {
     fn graph_name(&mut self, base: &str) -> String {
         let clean: String = base
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || "_./-".contains(c) { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "_./-".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
-        let clean = if clean.is_empty() { "graph".to_owned() } else { clean };
+        let clean = if clean.is_empty() {
+            "graph".to_owned()
+        } else {
+            clean
+        };
         let mut name = clean.clone();
         let mut k = 1;
         while !self.graph_names.insert(name.clone()) {
@@ -75,13 +85,20 @@ pub fn import_onnx_file<'c>(context: &'c Context, path: &Path) -> Result<MlirMod
     let text = onnx_file_to_ge(path)?;
     let name = format!("{}.ge", path.display());
     crate::syntax::import_ge(context, &text, &name).map_err(|d| {
-        format!("{}: internal error: the imported graphs were rejected:\n{d}", path.display())
+        format!(
+            "{}: internal error: the imported graphs were rejected:\n{d}",
+            path.display()
+        )
     })
 }
 
 /// A model as `.ge` text. `file` names the model in errors; `model_dir` is where
 /// external data files are found.
-pub fn model_to_ge(model: &ModelProto, file: &str, model_dir: Option<&Path>) -> Result<String, String> {
+pub fn model_to_ge(
+    model: &ModelProto,
+    file: &str,
+    model_dir: Option<&Path>,
+) -> Result<String, String> {
     let opset = onnx_opset(model).map_err(|e| format!("{file}: {e}"))?;
     let graph = model
         .graph
@@ -128,7 +145,10 @@ fn declared_type(vi: &ValueInfoProto) -> Result<Option<TType>, String> {
     let Some(Value::TensorType(t)) = vi.r#type.as_ref().and_then(|t| t.value.as_ref()) else {
         return match vi.r#type.as_ref().and_then(|t| t.value.as_ref()) {
             None => Ok(None),
-            Some(_) => Err(format!("value '{}': only tensor types are supported (not sequences, maps or optionals)", vi.name)),
+            Some(_) => Err(format!(
+                "value '{}': only tensor types are supported (not sequences, maps or optionals)",
+                vi.name
+            )),
         };
     };
     let dtype = dtype::from_onnx(t.elem_type).map_err(|e| format!("value '{}': {e}", vi.name))?;
@@ -154,7 +174,12 @@ impl<'f> Importer<'f> {
     }
 
     /// The root graph: initializers as Const, the other inputs as Data in order.
-    fn root_graph(&self, g: &GraphProto, name: &str, module: &mut Module) -> Result<GeGraph, String> {
+    fn root_graph(
+        &self,
+        g: &GraphProto,
+        name: &str,
+        module: &mut Module,
+    ) -> Result<GeGraph, String> {
         let mut ge = GeGraph::new(name);
         let mut env: HashMap<String, Val> = HashMap::new();
         self.initializers(g, &mut ge, &mut env)?;
@@ -173,7 +198,12 @@ impl<'f> Importer<'f> {
         Ok(ge)
     }
 
-    fn initializers(&self, g: &GraphProto, ge: &mut GeGraph, env: &mut HashMap<String, Val>) -> Result<(), String> {
+    fn initializers(
+        &self,
+        g: &GraphProto,
+        ge: &mut GeGraph,
+        env: &mut HashMap<String, Val>,
+    ) -> Result<(), String> {
         for init in &g.initializer {
             let t = tensor::decode(init, self.model_dir)
                 .map_err(|e| self.at_graph(g, format!("initializer '{}': {e}", init.name)))?;
@@ -187,7 +217,13 @@ impl<'f> Importer<'f> {
     }
 
     /// Converts the nodes of `g` in order into `ge`.
-    fn body(&self, g: &GraphProto, ge: &mut GeGraph, env: &mut HashMap<String, Val>, module: &mut Module) -> Result<(), String> {
+    fn body(
+        &self,
+        g: &GraphProto,
+        ge: &mut GeGraph,
+        env: &mut HashMap<String, Val>,
+        module: &mut Module,
+    ) -> Result<(), String> {
         let mut hints: HashMap<&str, TType> = HashMap::new();
         for vi in g.value_info.iter().chain(&g.output) {
             if let Ok(Some(t)) = declared_type(vi) {
@@ -214,10 +250,16 @@ impl<'f> Importer<'f> {
             node.name.clone()
         };
         let at = |msg: String| {
-            format!("{}: node '{display}' ({}, opset {}): {msg}", self.file, node.op_type, self.opset)
+            format!(
+                "{}: node '{display}' ({}, opset {}): {msg}",
+                self.file, node.op_type, self.opset
+            )
         };
         if !(node.domain.is_empty() || node.domain == "ai.onnx") {
-            return Err(at(format!("domain '{}' is not supported (only ai.onnx)", node.domain)));
+            return Err(at(format!(
+                "domain '{}' is not supported (only ai.onnx)",
+                node.domain
+            )));
         }
         let rule = ops::find_rule(&node.op_type, self.opset).map_err(at)?;
         let mut inputs = Vec::with_capacity(node.input.len());
@@ -231,7 +273,11 @@ impl<'f> Importer<'f> {
             })?;
             inputs.push(Some(v));
         }
-        let node_hints = node.output.iter().map(|o| hints.get(o.as_str()).cloned()).collect();
+        let node_hints = node
+            .output
+            .iter()
+            .map(|o| hints.get(o.as_str()).cloned())
+            .collect();
         let outputs = {
             let mut cx = Cx {
                 node,
@@ -260,12 +306,17 @@ impl<'f> Importer<'f> {
         Ok(())
     }
 
-    fn outputs(&self, g: &GraphProto, ge: &mut GeGraph, env: &HashMap<String, Val>) -> Result<Vec<TType>, String> {
+    fn outputs(
+        &self,
+        g: &GraphProto,
+        ge: &mut GeGraph,
+        env: &HashMap<String, Val>,
+    ) -> Result<Vec<TType>, String> {
         let mut types = Vec::new();
         for vi in &g.output {
-            let v = env
-                .get(&vi.name)
-                .ok_or_else(|| self.at_graph(g, format!("output '{}' is produced by no node", vi.name)))?;
+            let v = env.get(&vi.name).ok_or_else(|| {
+                self.at_graph(g, format!("output '{}' is produced by no node", vi.name))
+            })?;
             ge.output(v);
             types.push(v.ty.clone());
         }

@@ -12,8 +12,16 @@ pub fn broadcast(a: &Option<Dims>, b: &Option<Dims>) -> Result<Option<Dims>, Str
     let rank = a.len().max(b.len());
     let mut out = Vec::with_capacity(rank);
     for i in 0..rank {
-        let da = if i + a.len() >= rank { a[i + a.len() - rank] } else { Some(1) };
-        let db = if i + b.len() >= rank { b[i + b.len() - rank] } else { Some(1) };
+        let da = if i + a.len() >= rank {
+            a[i + a.len() - rank]
+        } else {
+            Some(1)
+        };
+        let db = if i + b.len() >= rank {
+            b[i + b.len() - rank]
+        } else {
+            Some(1)
+        };
         out.push(match (da, db) {
             (Some(1), d) | (d, Some(1)) => d,
             (Some(x), Some(y)) if x == y => Some(x),
@@ -28,7 +36,10 @@ pub fn broadcast(a: &Option<Dims>, b: &Option<Dims>) -> Result<Option<Dims>, Str
 }
 
 pub fn show(d: &[Option<i64>]) -> String {
-    let parts: Vec<String> = d.iter().map(|x| x.map_or("?".into(), |v| v.to_string())).collect();
+    let parts: Vec<String> = d
+        .iter()
+        .map(|x| x.map_or("?".into(), |v| v.to_string()))
+        .collect();
     format!("[{}]", parts.join(", "))
 }
 
@@ -62,7 +73,11 @@ pub fn window_out(
     if num < 0 {
         return Some(0);
     }
-    let mut out = if ceil { (num + stride - 1) / stride + 1 } else { num / stride + 1 };
+    let mut out = if ceil {
+        (num + stride - 1) / stride + 1
+    } else {
+        num / stride + 1
+    };
     // ONNX: with ceil_mode the last window must start inside the (left-padded) input.
     if ceil && (out - 1) * stride >= input + pad_begin {
         out -= 1;
@@ -84,7 +99,11 @@ pub fn reshape(input: &Option<Dims>, shape: &[i64], allowzero: bool) -> Result<D
             }
             0 if !allowzero => out.push(match input {
                 Some(d) if i < d.len() => d[i],
-                Some(_) => return Err(format!("shape {shape:?}: 0 at {i} copies a dim the input lacks")),
+                Some(_) => {
+                    return Err(format!(
+                        "shape {shape:?}: 0 at {i} copies a dim the input lacks"
+                    ))
+                }
                 None => None,
             }),
             s if s < 0 => return Err(format!("shape {shape:?} has a negative dim {s}")),
@@ -104,7 +123,8 @@ pub fn reshape(input: &Option<Dims>, shape: &[i64], allowzero: bool) -> Result<D
             }
             out[i] = Some(total / known);
         }
-    } else if let (Some(total), Some(n)) = (input.as_ref().and_then(|d| product(d)), product(&out)) {
+    } else if let (Some(total), Some(n)) = (input.as_ref().and_then(|d| product(d)), product(&out))
+    {
         if total != n {
             return Err(format!("cannot reshape {} elements into {shape:?}", total));
         }
@@ -120,9 +140,15 @@ mod tests {
     fn broadcasting_follows_numpy_and_keeps_unknowns() {
         let a = Some(vec![Some(2), Some(1), Some(4)]);
         let b = Some(vec![Some(3), Some(1)]);
-        assert_eq!(broadcast(&a, &b).unwrap(), Some(vec![Some(2), Some(3), Some(4)]));
+        assert_eq!(
+            broadcast(&a, &b).unwrap(),
+            Some(vec![Some(2), Some(3), Some(4)])
+        );
         let c = Some(vec![None, Some(4)]);
-        assert_eq!(broadcast(&a, &c).unwrap(), Some(vec![Some(2), None, Some(4)]));
+        assert_eq!(
+            broadcast(&a, &c).unwrap(),
+            Some(vec![Some(2), None, Some(4)])
+        );
         assert!(broadcast(&Some(vec![Some(2)]), &Some(vec![Some(3)])).is_err());
         assert_eq!(broadcast(&None, &b).unwrap(), None);
     }
@@ -130,12 +156,18 @@ mod tests {
     #[test]
     fn reshape_copies_zeros_and_infers_minus_one() {
         let x = Some(vec![Some(2), Some(3), Some(4)]);
-        assert_eq!(reshape(&x, &[0, -1], false).unwrap(), vec![Some(2), Some(12)]);
+        assert_eq!(
+            reshape(&x, &[0, -1], false).unwrap(),
+            vec![Some(2), Some(12)]
+        );
         assert_eq!(reshape(&x, &[-1], false).unwrap(), vec![Some(24)]);
         assert!(reshape(&x, &[5, -1], false).is_err());
         assert!(reshape(&x, &[-1, -1], false).is_err());
         let dynamic = Some(vec![None, Some(3)]);
-        assert_eq!(reshape(&dynamic, &[-1, 3], false).unwrap(), vec![None, Some(3)]);
+        assert_eq!(
+            reshape(&dynamic, &[-1, 3], false).unwrap(),
+            vec![None, Some(3)]
+        );
     }
 
     #[test]

@@ -121,7 +121,11 @@ impl Tensor {
             DType::BF16 => chunks
                 .map(|c| half::bf16::from_le_bytes([c[0], c[1]]).to_f64())
                 .collect(),
-            _ => return self.to_i64s().map(|v| v.iter().map(|&x| x as f64).collect()),
+            _ => {
+                return self
+                    .to_i64s()
+                    .map(|v| v.iter().map(|&x| x as f64).collect())
+            }
         })
     }
 }
@@ -207,7 +211,11 @@ fn typed_fields(t: &TensorProto, dtype: DType, elements: usize) -> Result<Vec<u8
 }
 
 /// External data (`location`, `offset`, `length` keys), relative to the model's directory.
-fn read_external(t: &TensorProto, model_dir: Option<&Path>, expected: usize) -> Result<Vec<u8>, String> {
+fn read_external(
+    t: &TensorProto,
+    model_dir: Option<&Path>,
+    expected: usize,
+) -> Result<Vec<u8>, String> {
     let key = |k: &str| {
         t.external_data
             .iter()
@@ -217,7 +225,10 @@ fn read_external(t: &TensorProto, model_dir: Option<&Path>, expected: usize) -> 
     let location = key("location").ok_or("external data without a `location` key")?;
     let parse = |k: &str| -> Result<Option<u64>, String> {
         key(k)
-            .map(|v| v.parse::<u64>().map_err(|_| format!("external data `{k}` is not a number: {v:?}")))
+            .map(|v| {
+                v.parse::<u64>()
+                    .map_err(|_| format!("external data `{k}` is not a number: {v:?}"))
+            })
             .transpose()
     };
     let offset = parse("offset")?.unwrap_or(0);
@@ -240,12 +251,15 @@ fn read_external(t: &TensorProto, model_dir: Option<&Path>, expected: usize) -> 
         .map_err(|e| format!("cannot read external data file '{}': {e}", path.display()))?;
     let start = offset as usize;
     let len = length.map_or(expected, |l| l as usize);
-    let end = start.checked_add(len).filter(|&e| e <= data.len()).ok_or_else(|| {
-        format!(
+    let end = start
+        .checked_add(len)
+        .filter(|&e| e <= data.len())
+        .ok_or_else(|| {
+            format!(
             "external data file '{}' has {} bytes; offset {start} + length {len} runs past its end",
             path.display(),
             data.len()
         )
-    })?;
+        })?;
     Ok(data[start..end].to_vec())
 }

@@ -13,7 +13,8 @@ const FORMAT_ND: i32 = 2;
 /// name the file: malformed protobuf, unsupported element type, wrong byte count.
 pub fn read_tensor_proto(path: impl AsRef<Path>) -> Result<HostTensor, String> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
     let proto = TensorProto::decode(bytes.as_slice())
         .map_err(|e| format!("{}: not a TensorProto: {e}", path.display()))?;
     let t = tensor::decode(&proto, path.parent())
@@ -87,12 +88,25 @@ mod tests {
         std::fs::write(dir.join("i.pb"), typed.encode_to_vec()).unwrap();
         let got = read_tensor_proto(dir.join("i.pb")).unwrap();
         assert_eq!(got.desc.dtype, DType::I64);
-        assert_eq!(tensor::Tensor { dtype: DType::I64, dims: vec![3], bytes: got.bytes }.to_i64s(), Some(vec![5, -1, 7]));
+        assert_eq!(
+            tensor::Tensor {
+                dtype: DType::I64,
+                dims: vec![3],
+                bytes: got.bytes
+            }
+            .to_i64s(),
+            Some(vec![5, -1, 7])
+        );
 
         std::fs::write(dir.join("bad.pb"), [0xff, 0xff, 0xff]).unwrap();
         let err = read_tensor_proto(dir.join("bad.pb")).unwrap_err();
         assert!(err.contains("not a TensorProto"), "{err}");
-        let short = TensorProto { dims: vec![4], data_type: 1, float_data: vec![1.0], ..Default::default() };
+        let short = TensorProto {
+            dims: vec![4],
+            data_type: 1,
+            float_data: vec![1.0],
+            ..Default::default()
+        };
         std::fs::write(dir.join("short.pb"), short.encode_to_vec()).unwrap();
         let err = read_tensor_proto(dir.join("short.pb")).unwrap_err();
         assert!(err.contains("float_data` holds 1 values"), "{err}");

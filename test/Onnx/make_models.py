@@ -183,7 +183,7 @@ def misc():
     nodes = [
         h.make_node("Split", ["x", "sp"], ["s0", "s1"], name="split", axis=1),
         h.make_node("Concat", ["s1", "s0"], ["c"], name="concat", axis=1),
-        h.make_node("ReduceMean", ["c"], ["rm"], name="rmean", axes=[1], keepdims=1),
+        h.make_node("ReduceMean", ["c", "ax"], ["rm"], name="rmean", keepdims=1),
         h.make_node("ReduceSum", ["c", "ax"], ["rs"], name="rsum", keepdims=0),
         h.make_node("Cast", ["rs"], ["ci"], name="cast", to=T.INT32),
         h.make_node("Unsqueeze", ["rs", "ax"], ["u"], name="unsq"),
