@@ -122,7 +122,13 @@ static RULES: &[OpRule] = &[
         "If (branches as subgraphs, outer-scope values as inputs)",
         control::if_op
     ),
-    rule!("LayerNormalization", 17, HI, "LayerNorm", layer_norm),
+    rule!(
+        "LayerNormalization",
+        17,
+        HI,
+        "LayerNorm (+ Add, Rsqrt for InvStdDev)",
+        layer_norm
+    ),
     rule!(
         "LeakyRelu",
         LO,
@@ -882,8 +888,8 @@ fn batch_norm(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
 /// LayerNormalization (17+): LayerNorm with begin_norm_axis = begin_params_axis = axis;
 /// only output Y (GE's mean / variance outputs are not ONNX's InvStdDev).
 fn layer_norm(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
-    if cx.node.output.iter().skip(1).any(|o| !o.is_empty()) {
-        return Err("the Mean / InvStdDev outputs are not supported".into());
+    if cx.int("stash_type", 1) != 1 {
+        return Err("stash_type other than 1 (float) is not supported".into());
     }
     let (x, scale) = (cx.x(0)?, cx.x(1)?);
     let rank = rank_of(&x, "input 0")?;
@@ -924,9 +930,16 @@ fn layer_norm(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
         "LayerNorm",
         &[&x, &scale, &bias],
         &attrs,
-        vec![ty(&x), stat_ty.clone(), stat_ty],
+        vec![ty(&x), stat_ty.clone(), stat_ty.clone()],
     );
-    Ok(vec![out[0].clone()])
+    if cx.node.output.get(2).is_none_or(|o| o.is_empty()) {
+        return Ok(out[..2].to_vec());
+    }
+    // ONNX's third output is InvStdDev = 1 / sqrt(variance + epsilon); GE's is the variance.
+    let e = cx.cst("epsilon", Tensor::scalar(x.ty.dtype, eps)?);
+    let var_eps = cx.helper("var_eps", "Add", &[&out[2], &e], &[], stat_ty.clone());
+    let inv = cx.helper("inv_std_dev", "Rsqrt", &[&var_eps], &[], stat_ty);
+    Ok(vec![out[0].clone(), out[1].clone(), inv])
 }
 
 /// Gelu (20+): the tanh approximation is GE's Gelu; the exact form is decomposed as
@@ -1248,7 +1261,7 @@ fn split(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
     let n = cx.node.output.len();
     let dim = x.ty.dims.as_ref().and_then(|d| d[a]);
     let sizes: Option<Vec<i64>> = if cx.opset < 13 {
-        cx.ints("split").or(if cx.opset < 2 { None } else { None })
+        cx.ints("split")
     } else {
         cx.konst_ints(1, "split")?
     };
@@ -1349,9 +1362,23 @@ fn reduce(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
     let rank = rank_of(&x, "input 0")?;
     let op = cx.node.op_type.clone();
     let from = if op == "ReduceSum" { 13 } else { 18 };
-    let axes = axes_of(cx, from)?;
     let keep = cx.int("keepdims", 1) != 0;
     let noop = cx.int("noop_with_empty_axes", 0) != 0;
+    if let Some(runtime_axes) = cx.opt(1).filter(|v| cx.opset >= from && v.konst.is_none()) {
+        // Axes known only at run time: the result's dims are unknown (dynamic shape).
+        let dims = keep.then(|| vec![None; rank]);
+        let attrs = [
+            ("keep_dims", GeAttr::Bool(keep)),
+            ("noop_with_empty_axes", GeAttr::Bool(noop)),
+        ];
+        return Ok(vec![cx.emit1(
+            &op,
+            &[&x, &runtime_axes],
+            &attrs,
+            TType::new(x.ty.dtype, dims),
+        )]);
+    }
+    let axes = axes_of(cx, from)?;
     let axes: Vec<usize> = match axes {
         Some(a) if !a.is_empty() => a
             .iter()

@@ -432,6 +432,7 @@ fn every_emitted_op_type_has_a_kernel() {
         "Tile",
         "Transpose",
         "SelectV2",
+        "Rsqrt",
     ];
     for t in emitted {
         assert!(ascend_kernels::has_kernel(t), "{t} has no kernel");
@@ -456,4 +457,45 @@ fn ge_literals() {
         bytes: vec![1, 0],
     };
     assert_eq!(dense_text(&b), "dense<[true, false]> : tensor<2xi1>");
+}
+
+#[test]
+fn axes_known_only_at_run_time_make_the_result_dynamic() {
+    let m = model(
+        18,
+        vec![node("ReduceMean", "rm", &["x", "axes"], &["y"], vec![])],
+        vec![f32_in("x", &[2, 3]), vi("axes", 7, Some(&[Some(1)]))],
+        &["y"],
+        vec![],
+    );
+    let text = ge_checked(&m);
+    assert!(text.contains("\"rm\" = \"ReduceMean\"(\"x\", \"axes\") {\"keep_dims\" = true, \"noop_with_empty_axes\" = false} : (f32[?, ?])"), "{text}");
+}
+
+#[test]
+fn layer_norm_inv_std_dev_is_computed_from_ge_variance() {
+    let m = model(
+        17,
+        vec![node(
+            "LayerNormalization",
+            "ln",
+            &["x", "g"],
+            &["y", "mean", "inv"],
+            vec![int("axis", 1)],
+        )],
+        vec![f32_in("x", &[2, 4])],
+        &["y", "mean", "inv"],
+        vec![f32_init("g", &[4])],
+    );
+    let text = ge_checked(&m);
+    assert!(
+        text.contains("LayerNorm(\"x\", \"g\", \"ln/zero_bias\")")
+            && text.contains(": (f32[2, 4], f32[2, 1], f32[2, 1])"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"ln/inv_std_dev\" = \"Rsqrt\"(\"ln/var_eps\") : (f32[2, 1])")
+            && text.contains("return \"ln\", \"ln\":1, \"ln/inv_std_dev\""),
+        "{text}"
+    );
 }
