@@ -1,5 +1,6 @@
 //! Generates the `.ge` parser from `grammar/ascend.lalrpop`, and compiles the one C++
-//! extension of MLIR's C API (`src/ir/capi_ext.cpp`) against the MLIR mlir-sys links.
+//! extension of MLIR's C API (`src/ir/capi_ext.cpp`) against the MLIR mlir-sys links, and
+//! generates the ONNX protobuf types (`src/onnx/proto/onnx.proto3`) with prost.
 fn main() {
     lalrpop::Configuration::new()
         .set_in_dir("grammar")
@@ -8,6 +9,7 @@ fn main() {
         .expect("lalrpop grammar must compile");
     capi_ext();
     mimalloc_defaults();
+    onnx_schema();
 }
 
 /// `src/ir/capi_ext.cpp`, with the flags `llvm-config --cxxflags` gives (LLVM is built
@@ -43,4 +45,16 @@ fn mimalloc_defaults() {
         .file("tools/ge-opt/allocator.c")
         .include(include)
         .compile("ge_mimalloc_defaults");
+}
+
+/// The ONNX schema as prost types (`OUT_DIR/onnx.rs`, included by `src/onnx/proto.rs`).
+/// `protox` parses the `.proto` in Rust, so no system `protoc` is needed.
+fn onnx_schema() {
+    let proto = "src/onnx/proto/onnx.proto3";
+    println!("cargo:rerun-if-changed={proto}");
+    let descriptors =
+        protox::compile([proto], ["src/onnx/proto"]).expect("the ONNX schema must parse");
+    prost_build::Config::new()
+        .compile_fds(descriptors)
+        .expect("prost must generate the ONNX types");
 }

@@ -4,7 +4,8 @@
 //! The crate is laid out by role (see README.md, "Architecture"):
 //! `dialect` (context, IRDL loading, the op table), `syntax` (the `.ge` text format),
 //! `ir` (the only home of `unsafe`: safe wrappers over the MLIR C API), `analysis`,
-//! `transforms`, and `pipeline` (the pass registry that `ge-opt` drives).
+//! `transforms`, `pipeline` (the pass registry that `ge-opt` drives), and `onnx` (the ONNX
+//! importer).
 
 #[deny(unsafe_code)]
 pub mod analysis;
@@ -15,6 +16,9 @@ pub mod driver;
 pub mod ir;
 #[deny(unsafe_code)]
 pub mod lowering;
+/// ONNX import: models to `ascend` graphs (`ge-translate --import-onnx`, `ge-opt model.onnx`).
+#[deny(unsafe_code)]
+pub mod onnx;
 #[deny(unsafe_code)]
 pub mod pipeline;
 /// The ACL loader (`runtime::acl`) is the one place of this module allowed `unsafe`.

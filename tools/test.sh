@@ -4,8 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash tools/setup.sh
-# Every crate of the workspace: ge-opt, ge-gen, ge-run and the simulator's libascendcl.so /
-# libhccl.so, which lit's ge-run tests load from target/debug.
+# The onnx package in a venv, with which the ONNX tests make their models (test/Onnx).
+bash tools/setup-onnx.sh >/dev/null
+# Every crate of the workspace: ge-opt, ge-gen, ge-run, ge-translate and the simulator's
+# libascendcl.so / libhccl.so, which lit's ge-run tests load from target/debug.
 cargo build --workspace
 # The API docs build without a warning (a broken intra-doc link fails the run).
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet

@@ -41,7 +41,7 @@ pub struct Config {
     pub input: String,
     /// Output path, `-` for standard output.
     pub output: String,
-    /// `None`: by extension (`.ge` is `.ge`, anything else MLIR).
+    /// `None`: by extension (`.ge` is `.ge`, `.onnx` an ONNX model, anything else MLIR).
     pub input_format: Option<Format>,
     pub emit: Format,
     /// `Some(marker)`: `--split-input-file`.
@@ -112,6 +112,19 @@ impl<'a> Driver<'a> {
                 _ => Format::Mlir,
             }
         });
+        // An ONNX model (by extension) is translated to `.ge` graphs, imported as such.
+        let onnx = config.input_format.is_none()
+            && config.input != "-"
+            && std::path::Path::new(&config.input).extension() == Some("onnx".as_ref());
+        if onnx {
+            let text = crate::onnx::onnx_file_to_ge(std::path::Path::new(&config.input))
+                .map_err(|error| format!("ge-opt: error: {error}"))?;
+            return Ok(Self {
+                config,
+                input: Input::from_text(&config.input, text),
+                format: Format::Ge,
+            });
+        }
         // Only a `.mlir` file parsed by its path can do without its text in memory.
         let whole =
             format != Format::Mlir || config.split_marker.is_some() || config.verify_diagnostics;

@@ -59,6 +59,19 @@ impl Input {
     }
 }
 
+impl Input {
+    /// An input whose text was made rather than read (an ONNX model translated to `.ge`):
+    /// `name` is what diagnostics call it.
+    pub fn from_text(name: &str, text: String) -> Input {
+        Input {
+            name: name.to_owned(),
+            path: None,
+            text: OnceCell::from(text),
+            nesting: None,
+        }
+    }
+}
+
 /// Reads `path` (`-` = standard input). Errors are complete messages.
 ///
 /// `whole`: hold the whole text now (it will be split, scanned for expected diagnostics,

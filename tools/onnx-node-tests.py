@@ -1,0 +1,51 @@
+"""Writes ONNX's node tests (built in memory by onnx 1.23's loader) to disk in the backend
+test layout, `DIR/<case>/model.onnx` + `DIR/<case>/test_data_set_N/{input,output}_J.pb`,
+so ge-translate / ge-opt / ge-run can read them.
+
+    target/onnx-venv/bin/python tools/onnx-node-tests.py OUT_DIR [--filter SUBSTRING]
+
+Input numbering follows the graph inputs that are not initializers, as ONNX's own data.
+"""
+import argparse
+import os
+
+import onnx
+from onnx import numpy_helper
+from onnx.backend.test.loader import load_node_model_tests
+
+
+def write_case(case, out_dir):
+    d = os.path.join(out_dir, case.name)
+    os.makedirs(d, exist_ok=True)
+    onnx.save(case.model, os.path.join(d, "model.onnx"))
+    inits = {i.name for i in case.model.graph.initializer}
+    ins = [i.name for i in case.model.graph.input if i.name not in inits]
+    outs = [o.name for o in case.model.graph.output]
+    for n, (inputs, outputs) in enumerate(case.data_sets or []):
+        sd = os.path.join(d, f"test_data_set_{n}")
+        os.makedirs(sd, exist_ok=True)
+        for kind, values, names in (("input", inputs, ins), ("output", outputs, outs)):
+            for j, v in enumerate(values):
+                try:
+                    t = numpy_helper.from_array(v, names[j] if j < len(names) else f"{kind}_{j}")
+                except Exception:  # sequences, maps, optionals: not TensorProto
+                    continue
+                with open(os.path.join(sd, f"{kind}_{j}.pb"), "wb") as f:
+                    f.write(t.SerializeToString())
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("out_dir")
+    p.add_argument("--filter", default="")
+    a = p.parse_args()
+    cases = [c for c in load_node_model_tests() if a.filter in c.name]
+    for c in cases:
+        if c.model is None:
+            continue
+        write_case(c, a.out_dir)
+    print(f"wrote {len(cases)} node test cases to {a.out_dir}")
+
+
+if __name__ == "__main__":
+    main()
