@@ -40,6 +40,16 @@ pub struct Source {
 
 impl Source {
     pub fn read(path: &str) -> Result<Source, String> {
+        // An ONNX model is imported as the `.ge` text of its graph (the importer's own
+        // path), so everything after it is the `.ge` flow.
+        if std::path::Path::new(path).extension() == Some("onnx".as_ref()) {
+            let text = ge_mlir::onnx::onnx_file_to_ge(std::path::Path::new(path))?;
+            return Ok(Source {
+                path: path.to_owned(),
+                text,
+                kind: InputKind::Ge,
+            });
+        }
         let bytes =
             std::fs::read(path).map_err(|error| format!("cannot read `{path}`: {error}"))?;
         let text = String::from_utf8(bytes).map_err(|error| {

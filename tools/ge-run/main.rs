@@ -52,7 +52,8 @@ struct Cli {
     #[arg(long, value_name = "OPTIONS")]
     pipeline_options: Option<String>,
 
-    /// A model input from a .npy file: `NAME=FILE` or `INDEX=FILE` (every rank), or
+    /// A model input from a .npy file (or an ONNX TensorProto `.pb`): `NAME=FILE` or
+    /// `INDEX=FILE` (every rank), or
     /// `NAME@RANK=FILE` (one rank). Inputs not given are seeded (--seed)
     #[arg(long = "input", value_name = "NAME_OR_INDEX=FILE")]
     inputs: Vec<String>,
@@ -280,7 +281,13 @@ fn read_inputs(cli: &Cli, model: &TaskModel) -> Result<Vec<Vec<HostTensor>>, Str
                     }
                 ))
             })?;
-        let tensor = npy::read(file).map_err(|e| bad(&e))?;
+        // ONNX's test data is TensorProto files (`input_0.pb`); everything else is `.npy`.
+        let tensor = if file.ends_with(".pb") {
+            ge_mlir::onnx::read_tensor_proto(file)
+        } else {
+            npy::read(file)
+        }
+        .map_err(|e| bad(&e))?;
         check_input(model, position, &tensor).map_err(|e| bad(&e.to_string()))?;
         given.insert((rank, position), tensor);
     }
