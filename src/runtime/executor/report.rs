@@ -97,6 +97,56 @@ impl SimReport {
         })
     }
 
+    /// The race detector's findings (`geSimConfigure("race=1")`), each as the simulator
+    /// reported it; empty when the detector was off.
+    pub fn races(&self) -> Vec<Value> {
+        self.raw
+            .get("races")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Whether the detector ran (the report has a `races` list, maybe empty).
+    pub fn race_checked(&self) -> bool {
+        self.raw.get("races").is_some()
+    }
+
+    /// One line for a race: its kind, both tasks, the bytes and the event that would have
+    /// ordered them.
+    pub fn describe_race(race: &Value) -> String {
+        let task = |t: &Value| {
+            if t.is_null() {
+                return String::new();
+            }
+            let mut s = t["kind"].as_str().unwrap_or("task").to_owned();
+            if let Some(op) = t["op"].as_str() {
+                s = op.to_owned();
+            }
+            if let Some(node) = t["node"].as_str() {
+                s += &format!(" `{node}`");
+            }
+            format!("{s} on {}", t["stream"].as_str().unwrap_or("?"))
+        };
+        let first = task(&race["first"]);
+        let second = task(&race["second"]);
+        let pair = if first.is_empty() {
+            second
+        } else {
+            format!("{first} and {second}")
+        };
+        let mut line = format!(
+            "{}: {pair}, {} bytes at {}",
+            race["kind"].as_str().unwrap_or("race"),
+            race["bytes"],
+            race["addr"].as_str().unwrap_or("?")
+        );
+        if let Some(ev) = race["ordering_event"].as_str() {
+            line += &format!(" (a wait for {ev} would order them)");
+        }
+        line
+    }
+
     /// The run's trace as Chrome trace JSON, when the report carries one: either already
     /// Chrome events (`ph` set) or task records (`device`, `stream`, `name`/`kind`, `start`,
     /// `end`/`dur`), one row per (device, stream).
