@@ -105,6 +105,11 @@ struct Cli {
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
 
+    /// After each schedule: makespan, critical-path lower bound, work/streams bound,
+    /// makespan on one stream, speed-up and utilisation per stream (simulator only)
+    #[arg(long)]
+    report: bool,
+
     /// The simulator's race detector: on by default under --check, `off` turns it off
     #[arg(long, value_name = "on|off", value_parser = ["on", "off"])]
     race_check: Option<String>,
@@ -174,7 +179,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         seed: cli.seed,
         inputs: inputs.clone(),
         sync_timeout_ms: cli.sync_timeout_ms,
-        trace: cli.trace.is_some(),
+        trace: cli.trace.is_some() || cli.report,
         sim_config: if race_check {
             let mut c = cli.sim_config.clone();
             c.push("race=1".to_owned());
@@ -224,6 +229,9 @@ fn run(cli: &Cli) -> Result<(), String> {
             }
             if let Some(report) = &result.report {
                 races.add(k, &options, report);
+                if cli.report {
+                    print_timeline(k, &model, report);
+                }
             }
             if let Some(reference) = &reference {
                 check(k, &model, &result, reference)?;
@@ -255,6 +263,40 @@ fn run(cli: &Cli) -> Result<(), String> {
             .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// `--report`: the bounds of schedule `k`'s timeline and each model stream's utilisation.
+fn print_timeline(k: u32, model: &TaskModel, report: &SimReport) {
+    let Some(t) = report.timeline() else {
+        println!("schedule {k}: report: the simulator gave no trace");
+        return;
+    };
+    let speedup = if t.makespan > 0.0 {
+        t.one_stream / t.makespan
+    } else {
+        1.0
+    };
+    println!(
+        "schedule {k}: report: makespan {}; critical-path lower bound {}; work/streams bound {}; one stream {} (speed-up {speedup:.2}x)",
+        micros(t.makespan),
+        micros(t.critical_path),
+        micros(t.work_over_streams),
+        micros(t.one_stream)
+    );
+    let util: Vec<String> = report
+        .streams
+        .iter()
+        .filter_map(|s| {
+            let (d, n) = (s.device?, s.stream.filter(|&n| n < model.stream_num)?);
+            let u = if t.makespan > 0.0 {
+                100.0 * s.busy / t.makespan
+            } else {
+                0.0
+            };
+            Some(format!("r{d}.s{n} {u:.0}%"))
+        })
+        .collect();
+    println!("schedule {k}: report: utilisation: {}", util.join(", "));
 }
 
 /// `--schedules K` without `--schedule-mode`: schedule 0 is the default (uniform jitter);

@@ -27,6 +27,9 @@ use crate::task::{KernelTask, Task, TaskKind};
 
 /// Trace name of a task that is no kernel (the kind's name is used).
 pub const NO_NAME: u32 = u32::MAX;
+/// A trace name with this bit set is an event record or wait: the low bits are the
+/// event's number on its device (the trace's flow arrows pair them).
+pub const EVENT_TAG: u32 = 1 << 31;
 
 /// What a finished task still has to do to the device.
 // In-flight tasks live in a reused slab, so the big kernel variant costs no allocation;
@@ -356,6 +359,9 @@ impl Sim {
             }
             Task::Memset { dst, len, value } => (p.memset_ns(len), Work::Fill { dst, len, value }),
             Task::Record { ev, mut version } => {
+                if let Some(e) = self.events.get(&ev) {
+                    name = EVENT_TAG | (e.number & !EVENT_TAG);
+                }
                 if let Some(e) = self.events.get_mut(&ev) {
                     if e.mode == EventMode::Ex && version == 0 {
                         e.issued += 1;
@@ -365,6 +371,9 @@ impl Sim {
                 (p.control_ns, Work::Record { ev, version })
             }
             Task::Wait { ev, .. } => {
+                if let Some(e) = self.events.get(&ev) {
+                    name = EVENT_TAG | (e.number & !EVENT_TAG);
+                }
                 if !self.events.contains_key(&ev) {
                     self.run_error(
                         dev,
