@@ -347,4 +347,39 @@ mod tests {
         assert_eq!(trace["traceEvents"][0]["tid"], 1);
         assert!(SimReport::parse("not json").is_err());
     }
+
+    #[test]
+    fn the_timeline_chains_stream_order_and_record_wait_edges() {
+        // s1: A [0,10] then record [10,11]; s2: wait [11,12] then B [12,30]; s3: C [0,5].
+        let report = SimReport::parse(
+            r#"{"makespan_ns": 30, "streams": [], "tasks_by_kind": {},
+                "trace": [
+                  {"stream": "device 0 stream 1", "kind": "kernel", "name": "A", "start_ns": 0, "end_ns": 10},
+                  {"stream": "device 0 stream 3", "kind": "kernel", "name": "C", "start_ns": 0, "end_ns": 5},
+                  {"stream": "device 0 stream 1", "kind": "event_record", "name": "event_record", "event": 4, "start_ns": 10, "end_ns": 11},
+                  {"stream": "device 0 stream 2", "kind": "event_wait", "name": "event_wait", "event": 4, "start_ns": 11, "end_ns": 12},
+                  {"stream": "device 0 stream 2", "kind": "kernel", "name": "B", "start_ns": 12, "end_ns": 30}]}"#,
+        )
+        .unwrap();
+        let t = report.timeline().unwrap();
+        assert_eq!(t.critical_path, 30.0, "A, record, wait, B");
+        assert_eq!(t.one_stream, 35.0);
+        assert!((t.work_over_streams - 35.0 / 3.0).abs() < 1e-9);
+        let trace: Value = serde_json::from_str(&report.chrome_trace().unwrap()).unwrap();
+        let flows: Vec<&Value> = trace["traceEvents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["cat"] == "event")
+            .collect();
+        assert_eq!(flows.len(), 2);
+        assert_eq!(
+            (flows[0]["ph"].as_str(), flows[0]["tid"].as_u64()),
+            (Some("s"), Some(1))
+        );
+        assert_eq!(
+            (flows[1]["ph"].as_str(), flows[1]["tid"].as_u64()),
+            (Some("f"), Some(2))
+        );
+    }
 }
