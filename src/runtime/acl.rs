@@ -240,6 +240,9 @@ bindings!(AclFns, ACL_SYMBOLS {
 struct SimFns {
     geSimConfigure: unsafe extern "C" fn(*const c_char) -> c_int,
     geSimReport: unsafe extern "C" fn() -> *const c_char,
+    /// `geSimSetTaskName(stream, name)`: the node name of the next kernel (race reports);
+    /// optional, so an older simulator still loads.
+    geSimSetTaskName: Option<unsafe extern "C" fn(Ptr, *const c_char) -> c_int>,
 }
 
 /// A device address (never dereferenced on the host).
@@ -285,6 +288,7 @@ impl Acl {
             (Some(geSimConfigure), Some(geSimReport)) => Some(SimFns {
                 geSimConfigure,
                 geSimReport,
+                geSimSetTaskName: libs.lookup("geSimSetTaskName"),
             }),
             _ => None,
         };
@@ -370,6 +374,19 @@ impl Acl {
             (sim.geSimConfigure)(text.as_ptr())
         })?;
         Ok(true)
+    }
+
+    /// `geSimSetTaskName(stream, name)` before a kernel's issue, so the simulator's race
+    /// reports name its node; nothing on a real device or an older simulator.
+    pub fn sim_set_task_name(&self, stream: &Stream, name: &str) -> Result<(), RuntimeError> {
+        let Some(set) = self.sim.as_ref().and_then(|s| s.geSimSetTaskName) else {
+            return Ok(());
+        };
+        let text = c_string(name, "node name")?;
+        // SAFETY: a live stream handle and a NUL-terminated string that lives across the call.
+        self.check("geSimSetTaskName", unsafe {
+            set(stream.raw(), text.as_ptr())
+        })
     }
 
     /// `geSimReport()`: the JSON report of the last run; `None` on a real device.

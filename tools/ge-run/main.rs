@@ -106,6 +106,15 @@ struct Cli {
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
 
+    /// After each schedule: makespan, critical-path lower bound, work/streams bound,
+    /// makespan on one stream, speed-up and utilisation per stream (simulator only)
+    #[arg(long)]
+    report: bool,
+
+    /// The simulator's race detector: on by default under --check, `off` turns it off
+    #[arg(long, value_name = "on|off", value_parser = ["on", "off"])]
+    race_check: Option<String>,
+
     /// More simulator settings, `key=value` (device limits such as max_streams=4)
     #[arg(long = "sim-config", value_name = "KEY=VALUE")]
     sim_config: Vec<String>,
@@ -152,6 +161,8 @@ fn run(cli: &Cli) -> Result<(), String> {
                 .to_owned(),
         );
     }
+    let race_check = matches!(cli.device, DeviceArg::Sim)
+        && cli.race_check.as_deref().map_or(cli.check, |v| v == "on");
     let session = Session::new();
     let model = session.task_model(&source, cli.pipeline_options.as_deref())?;
     let inputs = read_inputs(cli, &model)?;
@@ -169,8 +180,14 @@ fn run(cli: &Cli) -> Result<(), String> {
         seed: cli.seed,
         inputs: inputs.clone(),
         sync_timeout_ms: cli.sync_timeout_ms,
-        trace: cli.trace.is_some(),
-        sim_config: cli.sim_config.clone(),
+        trace: cli.trace.is_some() || cli.report,
+        sim_config: if race_check {
+            let mut c = cli.sim_config.clone();
+            c.push("race=1".to_owned());
+            c
+        } else {
+            cli.sim_config.clone()
+        },
     };
     println!("{}", model_summary(&model));
     let reference = if cli.check {
@@ -180,9 +197,14 @@ fn run(cli: &Cli) -> Result<(), String> {
     };
     let progress = progress_bar(u64::from(cli.schedules) * u64::from(cli.iterations));
     let mut last_report = None;
+    let mut races = RaceLog::default();
     for k in 0..cli.schedules {
         let options = RunOptions {
             sim_seed: cli.sim_seed.wrapping_add(u64::from(k)),
+            schedule_mode: cli
+                .schedule_mode
+                .clone()
+                .or_else(|| cycled_mode(k, cli.schedules, model.stream_num)),
             ..options.clone()
         };
         let result =
@@ -195,9 +217,22 @@ fn run(cli: &Cli) -> Result<(), String> {
                 }
             })?;
         progress.suspend(|| -> Result<(), String> {
-            println!("{}", schedule_summary(k, &options, &model, &result));
+            let mode_note = match (&cli.schedule_mode, options.schedule_mode.as_deref()) {
+                (None, Some(mode)) if mode != "uniform" => format!(", {mode}"),
+                _ => String::new(),
+            };
+            println!(
+                "{}",
+                schedule_summary(k, &options, &mode_note, &model, &result)
+            );
             if let Some(dir) = &cli.output_dir {
                 write_outputs(dir, k, cli, &model, &result)?;
+            }
+            if let Some(report) = &result.report {
+                races.add(k, &options, report);
+                if cli.report {
+                    print_timeline(k, &model, report);
+                }
             }
             if let Some(reference) = &reference {
                 check(k, &model, &result, reference)?;
@@ -208,6 +243,16 @@ fn run(cli: &Cli) -> Result<(), String> {
         last_report = result.report;
     }
     progress.finish_and_clear();
+    if race_check {
+        if !races.found.is_empty() {
+            return Err(format!(
+                "race check: the race detector found {} distinct race(s) in {} schedule(s) (listed above)",
+                races.found.len(),
+                cli.schedules
+            ));
+        }
+        println!("race check: no races in {} schedule(s)", cli.schedules);
+    }
     if let Some(path) = &cli.trace {
         let trace = last_report
             .as_ref()
@@ -219,6 +264,77 @@ fn run(cli: &Cli) -> Result<(), String> {
             .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// `--report`: the bounds of schedule `k`'s timeline and each model stream's utilisation.
+fn print_timeline(k: u32, model: &TaskModel, report: &SimReport) {
+    let Some(t) = report.timeline() else {
+        println!("schedule {k}: report: the simulator gave no trace");
+        return;
+    };
+    let speedup = if t.makespan > 0.0 {
+        t.one_stream / t.makespan
+    } else {
+        1.0
+    };
+    println!(
+        "schedule {k}: report: makespan {}; critical-path lower bound {}; work/streams bound {}; one stream {} (speed-up {speedup:.2}x)",
+        micros(t.makespan),
+        micros(t.critical_path),
+        micros(t.work_over_streams),
+        micros(t.one_stream)
+    );
+    let util: Vec<String> = report
+        .streams
+        .iter()
+        .filter_map(|s| {
+            let (d, n) = (s.device?, s.stream.filter(|&n| n < model.stream_num)?);
+            let u = if t.makespan > 0.0 {
+                100.0 * s.busy / t.makespan
+            } else {
+                0.0
+            };
+            Some(format!("r{d}.s{n} {u:.0}%"))
+        })
+        .collect();
+    println!("schedule {k}: report: utilisation: {}", util.join(", "));
+}
+
+/// `--schedules K` without `--schedule-mode`: schedule 0 is the default (uniform jitter);
+/// the others cycle through reverse, one delayed stream (a different one each round) and
+/// maximum overlap, so K schedules cover every mode with different seeds.
+fn cycled_mode(k: u32, schedules: u32, streams: u32) -> Option<String> {
+    if schedules <= 1 {
+        return None;
+    }
+    Some(match k % 4 {
+        0 => "uniform".to_owned(),
+        1 => "reverse".to_owned(),
+        2 => format!("delay-stream:{}", (k / 4) % streams.max(1)),
+        _ => "max-overlap".to_owned(),
+    })
+}
+
+/// Races found so far, each once, with the first schedule (seed and mode) that showed it.
+#[derive(Default)]
+struct RaceLog {
+    found: std::collections::BTreeSet<String>,
+}
+
+impl RaceLog {
+    fn add(&mut self, k: u32, options: &RunOptions, report: &SimReport) {
+        for race in report.races() {
+            let key = format!("{}|{}|{}", race["kind"], race["first"], race["second"]);
+            if self.found.insert(key) {
+                println!(
+                    "schedule {k} (sim seed {}, mode {}): race: {}",
+                    options.sim_seed,
+                    options.schedule_mode.as_deref().unwrap_or("uniform"),
+                    SimReport::describe_race(&race)
+                );
+            }
+        }
+    }
 }
 
 /// A bar on stderr for long runs; hidden when stderr is not a terminal or the run is short.
@@ -336,7 +452,14 @@ fn micros(ns: f64) -> String {
     format!("{:.3} us", ns / 1000.0)
 }
 
-fn schedule_summary(k: u32, options: &RunOptions, model: &TaskModel, result: &RunResult) -> String {
+/// `mode_note`: `, <mode>` for a mode `--schedules` chose, else empty.
+fn schedule_summary(
+    k: u32,
+    options: &RunOptions,
+    mode_note: &str,
+    model: &TaskModel,
+    result: &RunResult,
+) -> String {
     let Some(report) = &result.report else {
         return format!("schedule {k}: ran on the device (no simulated timing)");
     };
@@ -361,8 +484,9 @@ fn schedule_summary(k: u32, options: &RunOptions, model: &TaskModel, result: &Ru
         .map(|(k, n)| format!("{k} {n}"))
         .collect();
     let mut line = format!(
-        "schedule {k} (sim seed {}): makespan {}; busy: {}; tasks run: {}",
+        "schedule {k} (sim seed {}{}): makespan {}; busy: {}; tasks run: {}",
         options.sim_seed,
+        mode_note,
         micros(report.makespan),
         busy.join(", "),
         tasks.join(", ")

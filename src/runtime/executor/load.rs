@@ -396,12 +396,16 @@ impl RankModel {
                 attrs,
                 inputs,
                 outputs,
+                node,
                 ..
             } => {
                 let ins = self.kernel_operands(inputs)?;
                 let outs = self.kernel_operands(outputs)?;
                 let attr = acl.create_attr(&attrs.0)?;
                 let stream = self.stream(stream_id)?;
+                if !node.is_empty() {
+                    acl.sim_set_task_name(stream, node)?;
+                }
                 acl.op_execute(op_type, &pairs(&ins), &pairs(&outs), &attr, stream)?;
                 for (desc, buffer) in ins.into_iter().chain(outs) {
                     self.op_descs.push(desc);

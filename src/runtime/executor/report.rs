@@ -97,6 +97,170 @@ impl SimReport {
         })
     }
 
+    /// The trace's tasks as (device, stream, kind, event, start, end), model executions
+    /// left out (they span the whole run).
+    fn trace_tasks(&self) -> Vec<TraceTask> {
+        let Some(entries) = self.raw.get("trace").and_then(Value::as_array) else {
+            return Vec::new();
+        };
+        entries
+            .iter()
+            .filter(|e| e.get("kind").and_then(Value::as_str) != Some("model_execute"))
+            .map(|e| {
+                let (device, stream) =
+                    parse_label(e.get("stream").and_then(Value::as_str).unwrap_or(""));
+                TraceTask {
+                    device: device.unwrap_or(0),
+                    stream: stream.unwrap_or(u32::MAX),
+                    kind: e
+                        .get("kind")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned(),
+                    event: e.get("event").and_then(Value::as_u64),
+                    start: number(e, &["start_ns", "start"]).unwrap_or(0.0),
+                    end: number(e, &["end_ns", "end"]).unwrap_or(0.0),
+                }
+            })
+            .collect()
+    }
+
+    /// For each event wait of the trace, the record it waited for: the latest record of
+    /// the same event (same device) that ended by the wait's start. Indices into `tasks`.
+    fn record_wait_pairs(tasks: &[TraceTask]) -> Vec<(usize, usize)> {
+        let mut order: Vec<usize> = (0..tasks.len()).collect();
+        order.sort_by(|&a, &b| tasks[a].start.total_cmp(&tasks[b].start));
+        let mut pairs = Vec::new();
+        let mut records: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&i| tasks[i].kind == "event_record")
+            .collect();
+        records.sort_by(|&a, &b| tasks[a].end.total_cmp(&tasks[b].end));
+        for &w in order.iter().filter(|&&i| tasks[i].kind == "event_wait") {
+            let t = &tasks[w];
+            let found = records.iter().rev().copied().find(|&r| {
+                let rec = &tasks[r];
+                rec.device == t.device
+                    && rec.event == t.event
+                    && rec.event.is_some()
+                    && rec.end <= t.start
+            });
+            if let Some(r) = found {
+                pairs.push((r, w));
+            }
+        }
+        pairs
+    }
+
+    /// Chrome flow arrows from each event record to the wait it released.
+    fn flow_events(&self) -> Vec<Value> {
+        let tasks = self.trace_tasks();
+        let mut out = Vec::new();
+        for (id, (r, w)) in Self::record_wait_pairs(&tasks).into_iter().enumerate() {
+            let (r, w) = (&tasks[r], &tasks[w]);
+            let name = format!("event {}", r.event.unwrap_or(0));
+            out.push(
+                serde_json::json!({"name": name, "cat": "event", "ph": "s", "id": id,
+                "ts": r.end / 1000.0, "pid": r.device, "tid": r.stream}),
+            );
+            out.push(
+                serde_json::json!({"name": name, "cat": "event", "ph": "f", "bp": "e",
+                "id": id, "ts": w.start / 1000.0, "pid": w.device, "tid": w.stream}),
+            );
+        }
+        out
+    }
+
+    /// `ge-run --report`: the timeline's bounds, from the trace (`trace=1`).
+    pub fn timeline(&self) -> Option<Timeline> {
+        let tasks = self.trace_tasks();
+        if tasks.is_empty() {
+            return None;
+        }
+        // Longest chain of durations over stream order and record -> wait edges: no
+        // schedule of these durations can finish sooner (activations are left out, which
+        // can only shorten the chain, so it stays a lower bound).
+        let mut order: Vec<usize> = (0..tasks.len()).collect();
+        order.sort_by(|&a, &b| tasks[a].start.total_cmp(&tasks[b].start));
+        let released: std::collections::HashMap<usize, usize> = Self::record_wait_pairs(&tasks)
+            .into_iter()
+            .map(|(r, w)| (w, r))
+            .collect();
+        let mut chain = vec![0.0f64; tasks.len()];
+        let mut last_on: std::collections::HashMap<(u32, u32), usize> = Default::default();
+        for &i in &order {
+            let t = &tasks[i];
+            let mut before = 0.0f64;
+            if let Some(&p) = last_on.get(&(t.device, t.stream)) {
+                before = before.max(chain[p]);
+            }
+            if let Some(&r) = released.get(&i) {
+                before = before.max(chain[r]);
+            }
+            chain[i] = before + (t.end - t.start);
+            last_on.insert((t.device, t.stream), i);
+        }
+        let work: f64 = tasks.iter().map(|t| t.end - t.start).sum();
+        let streams = last_on.len().max(1);
+        Some(Timeline {
+            makespan: self.makespan,
+            critical_path: chain.iter().copied().fold(0.0, f64::max),
+            one_stream: work,
+            work_over_streams: work / streams as f64,
+        })
+    }
+
+    /// The race detector's findings (`geSimConfigure("race=1")`), each as the simulator
+    /// reported it; empty when the detector was off.
+    pub fn races(&self) -> Vec<Value> {
+        self.raw
+            .get("races")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Whether the detector ran (the report has a `races` list, maybe empty).
+    pub fn race_checked(&self) -> bool {
+        self.raw.get("races").is_some()
+    }
+
+    /// One line for a race: its kind, both tasks, the bytes and the event that would have
+    /// ordered them.
+    pub fn describe_race(race: &Value) -> String {
+        let task = |t: &Value| {
+            if t.is_null() {
+                return String::new();
+            }
+            let mut s = t["kind"].as_str().unwrap_or("task").to_owned();
+            if let Some(op) = t["op"].as_str() {
+                s = op.to_owned();
+            }
+            if let Some(node) = t["node"].as_str() {
+                s += &format!(" `{node}`");
+            }
+            format!("{s} on {}", t["stream"].as_str().unwrap_or("?"))
+        };
+        let first = task(&race["first"]);
+        let second = task(&race["second"]);
+        let pair = if first.is_empty() {
+            second
+        } else {
+            format!("{first} and {second}")
+        };
+        let mut line = format!(
+            "{}: {pair}, {} bytes at {}",
+            race["kind"].as_str().unwrap_or("race"),
+            race["bytes"],
+            race["addr"].as_str().unwrap_or("?")
+        );
+        if let Some(ev) = race["ordering_event"].as_str() {
+            line += &format!(" (a wait for {ev} would order them)");
+        }
+        line
+    }
+
     /// The run's trace as Chrome trace JSON, when the report carries one: either already
     /// Chrome events (`ph` set) or task records (`device`, `stream`, `name`/`kind`, `start`,
     /// `end`/`dur`), one row per (device, stream).
@@ -131,8 +295,33 @@ impl SimReport {
                 })
             })
             .collect();
+        let mut events = events;
+        events.extend(self.flow_events());
         Some(serde_json::json!({ "traceEvents": events }).to_string())
     }
+}
+
+/// One task of the trace, as the timeline needs it.
+#[derive(Debug, Clone)]
+struct TraceTask {
+    device: u32,
+    stream: u32,
+    kind: String,
+    event: Option<u64>,
+    start: f64,
+    end: f64,
+}
+
+/// Bounds of a run's timeline (simulated nanoseconds).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Timeline {
+    pub makespan: f64,
+    /// The longest chain over stream order and event record -> wait edges.
+    pub critical_path: f64,
+    /// Every task one after another: the makespan on a single stream with these durations.
+    pub one_stream: f64,
+    /// Total work over the streams that ran something.
+    pub work_over_streams: f64,
 }
 
 #[cfg(test)]
@@ -157,5 +346,40 @@ mod tests {
         assert_eq!(trace["traceEvents"][0]["dur"], 0.7);
         assert_eq!(trace["traceEvents"][0]["tid"], 1);
         assert!(SimReport::parse("not json").is_err());
+    }
+
+    #[test]
+    fn the_timeline_chains_stream_order_and_record_wait_edges() {
+        // s1: A [0,10] then record [10,11]; s2: wait [11,12] then B [12,30]; s3: C [0,5].
+        let report = SimReport::parse(
+            r#"{"makespan_ns": 30, "streams": [], "tasks_by_kind": {},
+                "trace": [
+                  {"stream": "device 0 stream 1", "kind": "kernel", "name": "A", "start_ns": 0, "end_ns": 10},
+                  {"stream": "device 0 stream 3", "kind": "kernel", "name": "C", "start_ns": 0, "end_ns": 5},
+                  {"stream": "device 0 stream 1", "kind": "event_record", "name": "event_record", "event": 4, "start_ns": 10, "end_ns": 11},
+                  {"stream": "device 0 stream 2", "kind": "event_wait", "name": "event_wait", "event": 4, "start_ns": 11, "end_ns": 12},
+                  {"stream": "device 0 stream 2", "kind": "kernel", "name": "B", "start_ns": 12, "end_ns": 30}]}"#,
+        )
+        .unwrap();
+        let t = report.timeline().unwrap();
+        assert_eq!(t.critical_path, 30.0, "A, record, wait, B");
+        assert_eq!(t.one_stream, 35.0);
+        assert!((t.work_over_streams - 35.0 / 3.0).abs() < 1e-9);
+        let trace: Value = serde_json::from_str(&report.chrome_trace().unwrap()).unwrap();
+        let flows: Vec<&Value> = trace["traceEvents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["cat"] == "event")
+            .collect();
+        assert_eq!(flows.len(), 2);
+        assert_eq!(
+            (flows[0]["ph"].as_str(), flows[0]["tid"].as_u64()),
+            (Some("s"), Some(1))
+        );
+        assert_eq!(
+            (flows[1]["ph"].as_str(), flows[1]["tid"].as_u64()),
+            (Some("f"), Some(2))
+        );
     }
 }

@@ -26,6 +26,8 @@ pub struct Config {
     pub jitter: f64,
     pub delay_factor: f64,
     pub trace: bool,
+    /// The race detector (src/race): off by default, so plain runs pay nothing.
+    pub race: bool,
     pub opaque_kernels: bool,
     pub device_count: u32,
     /// Streams per device, the default stream included (1984 on Atlas A2/A3).
@@ -55,6 +57,7 @@ impl Default for Config {
             jitter: 0.25,
             delay_factor: 50.0,
             trace: false,
+            race: false,
             opaque_kernels: false,
             device_count: 8,
             max_streams: 1984,
@@ -136,6 +139,7 @@ impl Config {
                 }
                 "delay_factor" => c.delay_factor = positive(k, v)?,
                 "trace" => c.trace = flag(k, v)?,
+                "race" => c.race = flag(k, v)?,
                 "opaque_kernels" => c.opaque_kernels = flag(k, v)?,
                 "device_count" => {
                     // Each device owns 1 TiB of the fake address space above 0x1000_0000_0000.
@@ -162,7 +166,7 @@ impl Config {
                 _ => fail!(
                     INVALID_PARAM,
                     "geSimConfigure: unknown key `{k}` (known: seed, mode, jitter, delay_factor, \
-                     trace, opaque_kernels, device_count, max_streams, max_events, max_notifies, \
+                     trace, race, opaque_kernels, device_count, max_streams, max_events, max_notifies, \
                      max_tasks_per_stream, memory_bytes, poll_ns, watchdog_tasks, peak_flops, \
                      vector_flops, hbm_bandwidth, host_bandwidth, link_bandwidth, launch_ns, \
                      control_ns, hccl_latency_ns, reset, clear_report)"

@@ -221,6 +221,9 @@ impl Sim {
             );
         }
         st.queue.push_back(task);
+        if self.race.enabled {
+            self.race.host_issue(s);
+        }
         self.push_worklist(s);
         Ok(())
     }
@@ -315,7 +318,9 @@ impl Sim {
             Some(dev),
             RT_STREAM_SYNC_TIMEOUT,
             what,
-        )
+        )?;
+        self.race_host_sync(&[s]);
+        Ok(())
     }
 
     /// COMPLETE (0) or NOT_READY (1), after letting `poll_ns` of simulated time pass.
@@ -337,7 +342,15 @@ impl Sim {
         let done = move |sim: &Sim| {
             sim.sched.in_flight() == 0 && sim.sched.worklist.is_empty() && sim.device_idle(dev)
         };
-        self.sync_until(&done, None, Some(dev), RT_STREAM_SYNC_TIMEOUT, what)
+        self.sync_until(&done, None, Some(dev), RT_STREAM_SYNC_TIMEOUT, what)?;
+        let streams: Vec<Id> = self
+            .streams
+            .iter()
+            .filter(|(_, st)| st.dev == dev)
+            .map(|(&id, _)| id)
+            .collect();
+        self.race_host_sync(&streams);
+        Ok(())
     }
 
     fn device_idle(&self, dev: u32) -> bool {
@@ -530,7 +543,11 @@ impl Sim {
         } else {
             outcome
         };
-        self.finish_sync(outcome, Some(dev), RT_EVENT_SYNC_TIMEOUT, what)
+        self.finish_sync(outcome, Some(dev), RT_EVENT_SYNC_TIMEOUT, what)?;
+        if self.race.enabled {
+            self.race.host_join_event(ev);
+        }
+        Ok(())
     }
 
     pub fn destroy_event(&mut self, ev: Id) -> SimResult<()> {
@@ -641,13 +658,20 @@ impl Sim {
                 "{what}: memory policy {policy} is not in 0..=5"
             );
         }
-        self.mem.malloc(dev, size, self.cfg.memory_bytes)
+        let addr = self.mem.malloc(dev, size, self.cfg.memory_bytes)?;
+        if self.race.enabled {
+            self.race.allocate(addr, size);
+        }
+        Ok(addr)
     }
 
     pub fn free(&mut self, addr: u64) -> SimResult<()> {
         self.require_init("aclrtFree")?;
         if addr == 0 {
             fail!(INVALID_PARAM, "aclrtFree: devPtr is NULL");
+        }
+        if let Some(len) = self.mem.allocation_len(addr) {
+            self.race_free(addr, len);
         }
         self.mem.free(addr).map(|_| ())
     }
@@ -670,7 +694,9 @@ impl Sim {
         self.require_init(what)?;
         Self::check_count(src.len() as u64, dest_max, what)?;
         self.mem
-            .write(&format!("{what} (H2D) destination"), dst, src)
+            .write(&format!("{what} (H2D) destination"), dst, src)?;
+        self.race_host_access(dst, src.len() as u64, true);
+        Ok(())
     }
 
     pub fn memcpy_d2h(&self, dest_max: u64, src: u64, count: u64, what: &str) -> SimResult<&[u8]> {
@@ -695,14 +721,19 @@ impl Sim {
             .mem
             .read(&format!("{what} (D2D) source"), src, count)?
             .to_vec();
-        self.mem.write(what, dst, &bytes)
+        self.mem.write(what, dst, &bytes)?;
+        self.race_host_access(src, count, false);
+        self.race_host_access(dst, count, true);
+        Ok(())
     }
 
     pub fn memset(&mut self, dst: u64, max: u64, value: i32, count: u64) -> SimResult<()> {
         let what = "aclrtMemset";
         self.require_init(what)?;
         Self::check_count(count, max, what)?;
-        self.mem.fill(what, dst, count, value as u8)
+        self.mem.fill(what, dst, count, value as u8)?;
+        self.race_host_access(dst, count, true);
+        Ok(())
     }
 
     /// An async copy into device memory (`src` host bytes taken now, or a device address).

@@ -16,6 +16,7 @@ pub mod hccl_api;
 pub mod memory;
 pub mod model;
 pub mod op;
+pub mod race;
 pub mod report;
 pub mod scheduler;
 pub mod sim;

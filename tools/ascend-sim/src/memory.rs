@@ -95,6 +95,11 @@ impl Memory {
         Ok(addr)
     }
 
+    /// The requested size of the live allocation starting at `addr`.
+    pub fn allocation_len(&self, addr: u64) -> Option<u64> {
+        self.live.get(&addr).map(|a| a.requested)
+    }
+
     pub fn free(&mut self, addr: u64) -> SimResult<u32> {
         match self.live.remove(&addr) {
             Some(mut a) => {

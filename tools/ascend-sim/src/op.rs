@@ -167,6 +167,7 @@ impl Sim {
         } else {
             Arc::clone(get(&self.attrs, attr, Kind::OpAttr, what)?)
         };
+        let node = self.race.pending_name.remove(&s).unwrap_or(u32::MAX);
         self.enqueue(
             s,
             Task::Kernel(KernelTask {
@@ -174,6 +175,7 @@ impl Sim {
                 inputs: ins,
                 outputs: outs,
                 attrs,
+                node,
             }),
             what,
         )

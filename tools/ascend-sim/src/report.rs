@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 
 use crate::handles::{Id, IdMap};
-use crate::scheduler::NO_NAME;
+use crate::scheduler::{EVENT_TAG, NO_NAME};
 use crate::task::{TaskKind, TASK_KINDS};
 
 #[derive(Debug, Clone)]
@@ -113,10 +113,14 @@ impl Stats {
             .trace
             .iter()
             .map(|t| {
-                let name = if t.name == NO_NAME {
-                    t.kind.name()
-                } else {
-                    &*op_names[t.name as usize]
+                if t.name != NO_NAME && t.name & EVENT_TAG != 0 {
+                    return json!({"stream": label(t.stream), "kind": t.kind.name(),
+                                  "name": t.kind.name(), "event": t.name & !EVENT_TAG,
+                                  "start_ns": t.start, "end_ns": t.end});
+                }
+                let name = match op_names.get(t.name as usize) {
+                    Some(n) if t.name != NO_NAME => &**n,
+                    _ => t.kind.name(),
                 };
                 json!({"stream": label(t.stream), "kind": t.kind.name(), "name": name,
                        "start_ns": t.start, "end_ns": t.end})

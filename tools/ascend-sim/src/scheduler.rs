@@ -27,6 +27,9 @@ use crate::task::{KernelTask, Task, TaskKind};
 
 /// Trace name of a task that is no kernel (the kind's name is used).
 pub const NO_NAME: u32 = u32::MAX;
+/// A trace name with this bit set is an event record or wait: the low bits are the
+/// event's number on its device (the trace's flow arrows pair them).
+pub const EVENT_TAG: u32 = 1 << 31;
 
 /// What a finished task still has to do to the device.
 // In-flight tasks live in a reused slab, so the big kernel variant costs no allocation;
@@ -306,10 +309,11 @@ impl Sim {
     }
 
     fn start(&mut self, s: Id, task: Task) {
-        let (dev, number) = {
+        let (dev, number, in_model) = {
             let st = &self.streams[&s];
-            (st.dev, st.number)
+            (st.dev, st.number, st.model.is_some() && st.active)
         };
+        self.race_start(s, &task, !in_model);
         let p = self.cfg.device;
         let kind = task.kind();
         let mut name = NO_NAME;
@@ -355,6 +359,9 @@ impl Sim {
             }
             Task::Memset { dst, len, value } => (p.memset_ns(len), Work::Fill { dst, len, value }),
             Task::Record { ev, mut version } => {
+                if let Some(e) = self.events.get(&ev) {
+                    name = EVENT_TAG | (e.number & !EVENT_TAG);
+                }
                 if let Some(e) = self.events.get_mut(&ev) {
                     if e.mode == EventMode::Ex && version == 0 {
                         e.issued += 1;
@@ -364,6 +371,9 @@ impl Sim {
                 (p.control_ns, Work::Record { ev, version })
             }
             Task::Wait { ev, .. } => {
+                if let Some(e) = self.events.get(&ev) {
+                    name = EVENT_TAG | (e.number & !EVENT_TAG);
+                }
                 if !self.events.contains_key(&ev) {
                     self.run_error(
                         dev,
@@ -610,6 +620,7 @@ impl Sim {
                 }
             }
             Work::Record { ev, version } => {
+                self.race_record(ev, f.streams[0]);
                 if let Some(e) = self.events.get_mut(&ev) {
                     if e.mode == EventMode::Ex {
                         e.finish_version(version);
@@ -626,6 +637,9 @@ impl Sim {
                 }
             }
             Work::NotifyRecord { notify } => {
+                if self.race.enabled {
+                    self.race.notify_record(notify, f.streams[0]);
+                }
                 if let Some(n) = self.notifies.get_mut(&notify) {
                     n.set = true;
                     let waiters = std::mem::take(&mut n.waiters);
@@ -700,6 +714,10 @@ impl Sim {
         t.active = true;
         t.pc = 0;
         t.blocked = None;
+        self.race_join(by, target);
+        let Some(t) = self.streams.get_mut(&target) else {
+            return;
+        };
         let m = t.model.expect("checked");
         if let Some(m) = self.models.get_mut(&m) {
             m.active_streams += 1;
@@ -765,6 +783,14 @@ impl Sim {
             }
         }
         self.models.get_mut(&m).expect("checked").active_streams = active;
+        if self.race.enabled {
+            // The run starts after everything the execute task's stream did.
+            for &s in &streams {
+                if self.streams.get(&s).is_some_and(|st| st.active) {
+                    self.race_join(exec, s);
+                }
+            }
+        }
         let st = self.streams.get_mut(&exec).expect("exists");
         st.busy = Busy::Model(m);
         self.stats.model_started(exec, now);
@@ -784,6 +810,12 @@ impl Sim {
         let Some(exec) = model.running_on.take() else {
             return;
         };
+        if self.race.enabled {
+            // The execute task ends after every stream of the model.
+            for s in model.streams.clone() {
+                self.race_join(s, exec);
+            }
+        }
         let now = self.sched.now;
         if let Some(st) = self.streams.get_mut(&exec) {
             st.busy = Busy::Idle;
@@ -815,6 +847,20 @@ impl Sim {
                 Task::Collective(c) => tasks.push(c),
                 _ => unreachable!("an arrived stream's head is its collective"),
             }
+        }
+        if self.race.enabled {
+            let labelled: Vec<(Id, String)> = streams
+                .iter()
+                .map(|&s| (s, self.streams[&s].label.clone()))
+                .collect();
+            for (&s, t) in streams.iter().zip(&tasks) {
+                let in_model = self.streams[&s].model.is_some();
+                let task = Task::Collective(t.clone());
+                // Each rank's part starts in its own stream order...
+                self.race_start(s, &task, !in_model);
+            }
+            // ...and the collective joins them all.
+            self.race.collective(&labelled);
         }
         let (nominal, work) = match self.collective_effects(&tasks) {
             Ok(x) => x,

@@ -221,12 +221,15 @@ pub struct Sim {
     pub model_dir: Option<String>,
     /// The attributes of an op issued with a NULL `aclopAttr`, shared by all such tasks.
     pub no_attrs: Arc<Attrs>,
+    /// The race detector (`race=1`).
+    pub race: crate::race::Detector,
 }
 
 impl Sim {
     pub fn new(cfg: Config) -> Sim {
         let n = cfg.device_count;
         let seed = cfg.seed;
+        let race = cfg.race;
         Sim {
             devices: (0..n).map(|_| Device::default()).collect(),
             mem: Memory::new(n),
@@ -255,6 +258,7 @@ impl Sim {
             device_errors: Vec::new(),
             model_dir: None,
             no_attrs: Arc::new(Attrs::default()),
+            race: crate::race::Detector::new(race),
         }
     }
 

@@ -31,6 +31,9 @@ pub struct KernelTask {
     pub inputs: SmallVec<[Operand; 4]>,
     pub outputs: SmallVec<[Operand; 2]>,
     pub attrs: Arc<Attrs>,
+    /// The node name given by `geSimSetTaskName` before the issue (`u32::MAX`: none),
+    /// interned in the race detector's names.
+    pub node: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -543,6 +543,7 @@ pub unsafe extern "C" fn geSimConfigure(text: *const c_char) -> i32 {
             }
             let seed_given = pairs.iter().any(|(k, _)| k == "seed");
             s.cfg = cfg;
+            s.race.enabled = s.cfg.race;
             if rebuild {
                 s.clear_objects();
             } else if seed_given {
@@ -550,6 +551,7 @@ pub unsafe extern "C" fn geSimConfigure(text: *const c_char) -> i32 {
             }
             if actions.clear_report {
                 s.stats = Default::default();
+                s.race.clear_races();
             }
             Ok(())
         })?;
@@ -565,11 +567,34 @@ static REPORT: Mutex<Option<CString>> = Mutex::new(None);
 #[no_mangle]
 pub extern "C" fn geSimReport() -> *const c_char {
     let r = std::panic::catch_unwind(|| {
-        let json = with_sim(|s| Ok(s.stats.to_json(&s.op_names, s.sched.now).to_string()))
-            .unwrap_or_default();
+        let json = with_sim(|s| {
+            let mut v = s.stats.to_json(&s.op_names, s.sched.now);
+            if s.race.enabled {
+                v["races"] = s.race.to_json();
+            }
+            Ok(v.to_string())
+        })
+        .unwrap_or_default();
         let mut slot = REPORT.lock().unwrap_or_else(|e| e.into_inner());
         *slot = Some(CString::new(json).unwrap_or_default());
         slot.as_ref().map_or(std::ptr::null(), |c| c.as_ptr())
     });
     r.unwrap_or(std::ptr::null())
+}
+
+/// Simulator only: the node name of the next kernel issued on `stream` (reports of the
+/// race detector name both tasks by op type and node). Not part of `ge_acl_subset.h`; a
+/// loader looks it up optionally.
+#[no_mangle]
+pub unsafe extern "C" fn geSimSetTaskName(stream: Handle, name: *const c_char) -> i32 {
+    let what = "geSimSetTaskName";
+    entry(what, || {
+        let name = unsafe { string(name, what, "name")? };
+        with_sim(|s| {
+            let st = s.resolve_stream(current(), h(stream), what)?;
+            let n = s.race.intern_name(&name);
+            s.race.pending_name.insert(st, n);
+            Ok(())
+        })
+    })
 }

@@ -1,0 +1,526 @@
+//! Mutation tests of the race detector: compiled and lowered models (the example, the
+//! runtime's step graph and small `ge-gen` graphs of each family) are race-free under 8
+//! schedules; each mutation of their task lists that breaks an ordering is caught (a
+//! race, an output that differs from the unmutated model's, or a deadlock error), and
+//! valid changes (a tensor moved to fresh memory, a redundant event) pass.
+
+use ge_mlir::{
+    dialect::new_context,
+    ir::pass_manager::module_pass_manager,
+    lowering::{
+        model::{Addr, Region, Task, TaskModel},
+        read::read_task_model,
+    },
+    pipeline::{PassStatistics, Pipeline},
+    runtime::executor::{run_model, RunOptions},
+    syntax,
+};
+use melior::utility::register_all_passes;
+
+/// `.ge` text compiled (`--ge-compile`) and lowered (`--lower-to-tasks`).
+fn lower(text: &str, path: &str) -> Result<TaskModel, String> {
+    register_all_passes();
+    let context = new_context();
+    let mut module = syntax::import_ge(&context, text, path).map_err(|e| e.to_string())?;
+    let pipeline = Pipeline::from_flags(&["ge-compile".to_owned(), "lower-to-tasks".to_owned()])?;
+    let manager = module_pass_manager(&context);
+    let statistics = PassStatistics::default();
+    pipeline.add_to(&manager, &statistics)?;
+    manager
+        .run(&mut module)
+        .map_err(|_| format!("{path}: the pipeline failed"))?;
+    read_task_model(&module).map_err(|e| format!("{path}: {} errors", e.len()))
+}
+
+fn file(path: &str) -> TaskModel {
+    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&full).unwrap();
+    lower(&text, &full).unwrap()
+}
+
+fn generated(family: &str, ops: u32, seed: u64) -> Result<TaskModel, String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ge-gen"))
+        .args(["--format", "ge", "--family", family, "--ops"])
+        .arg(ops.to_string())
+        .arg("--seed")
+        .arg(seed.to_string())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    lower(
+        &String::from_utf8_lossy(&out.stdout),
+        &format!("{family}.ge"),
+    )
+}
+
+const MODES: [&str; 4] = ["uniform", "reverse", "delay-stream:1", "max-overlap"];
+
+/// What a run of a (mutated) model gave.
+#[derive(Debug)]
+enum Outcome {
+    Clean(Vec<Vec<u8>>),
+    Races(Vec<String>),
+    Failed(String),
+}
+
+fn run(model: &TaskModel, schedule: u32) -> Outcome {
+    let options = RunOptions {
+        sim_seed: u64::from(schedule),
+        schedule_mode: Some(MODES[schedule as usize % 4].to_owned()),
+        opaque_kernels: true,
+        sim_config: vec!["race=1".to_owned()],
+        sync_timeout_ms: 10_000,
+        ..RunOptions::default()
+    };
+    match run_model(model, &options) {
+        Err(e) => Outcome::Failed(e.to_string()),
+        Ok(r) => {
+            let report = r.report.expect("the simulator reports");
+            assert!(report.race_checked(), "the detector ran");
+            let races = report.races();
+            if races.is_empty() {
+                Outcome::Clean(r.ranks[0].outputs.iter().map(|t| t.bytes.clone()).collect())
+            } else {
+                Outcome::Races(
+                    races
+                        .iter()
+                        .map(ge_mlir::runtime::executor::SimReport::describe_race)
+                        .collect(),
+                )
+            }
+        }
+    }
+}
+
+/// The unmutated model is race-free under `n` schedules; returns its outputs.
+fn clean(model: &TaskModel, n: u32) -> Vec<Vec<u8>> {
+    let mut first = None;
+    for k in 0..n {
+        match run(model, k) {
+            Outcome::Clean(out) => {
+                first.get_or_insert(out);
+            }
+            other => panic!("schedule {k} of the unmutated model: {other:?}"),
+        }
+    }
+    first.unwrap()
+}
+
+/// Whether some of `n` schedules catches the mutant: a race, a failure, or outputs that
+/// differ from the unmutated model's.
+fn caught(mutant: &TaskModel, expected: &[Vec<u8>], n: u32) -> Option<String> {
+    for k in 0..n {
+        match run(mutant, k) {
+            Outcome::Races(r) => return Some(format!("race: {}", r[0])),
+            Outcome::Failed(e) => return Some(format!("error: {e}")),
+            Outcome::Clean(out) if out != expected => {
+                return Some(format!("schedule {k}: outputs differ"))
+            }
+            Outcome::Clean(_) => {}
+        }
+    }
+    None
+}
+
+fn is_data(t: &Task) -> bool {
+    matches!(
+        t,
+        Task::Kernel { .. } | Task::MemcpyAsync { .. } | Task::Hccl { .. } | Task::Memset { .. }
+    )
+}
+
+/// (stream, index) of every EVENT_WAIT followed by a data task on its stream.
+fn waits(m: &TaskModel) -> Vec<(usize, usize)> {
+    let mut v = Vec::new();
+    for (s, st) in m.streams.iter().enumerate() {
+        for (i, t) in st.tasks.iter().enumerate() {
+            if matches!(t, Task::EventWait { .. }) && st.tasks[i + 1..].iter().any(is_data) {
+                v.push((s, i));
+            }
+        }
+    }
+    v
+}
+
+fn event_of(t: &Task) -> Option<u32> {
+    match t {
+        Task::EventWait { event, .. }
+        | Task::EventRecord { event, .. }
+        | Task::EventReset { event, .. } => Some(*event),
+        _ => None,
+    }
+}
+
+/// Every mutant of one kind that the model admits, each with a description.
+fn mutants(m: &TaskModel, kind: &str) -> Vec<(String, TaskModel)> {
+    let mut out = Vec::new();
+    match kind {
+        "remove-wait" => {
+            for (s, i) in waits(m) {
+                let mut x = m.clone();
+                x.streams[s].tasks.remove(i);
+                out.push((format!("stream {s} task {i}"), x));
+            }
+        }
+        "remove-record-wait" => {
+            for (s, i) in waits(m) {
+                let ev = event_of(&m.streams[s].tasks[i]).unwrap();
+                let mut x = m.clone();
+                for st in &mut x.streams {
+                    st.tasks.retain(|t| event_of(t) != Some(ev));
+                }
+                out.push((format!("event {ev}"), x));
+            }
+        }
+        "move-above-wait" => {
+            for (s, i) in waits(m) {
+                let tasks = &m.streams[s].tasks;
+                let j = i + 1 + tasks[i + 1..].iter().position(is_data).unwrap();
+                let mut x = m.clone();
+                let t = x.streams[s].tasks.remove(j);
+                x.streams[s].tasks.insert(i, t);
+                out.push((format!("stream {s} task {j} above {i}"), x));
+            }
+        }
+        "move-to-other-stream" => {
+            // A data task after a wait, moved to the front of another HEAD stream.
+            for (s, i) in waits(m) {
+                let tasks = &m.streams[s].tasks;
+                let j = i + 1 + tasks[i + 1..].iter().position(is_data).unwrap();
+                let Some(other) = m
+                    .streams
+                    .iter()
+                    .position(|o| o.id as usize != s && !o.activated)
+                else {
+                    continue;
+                };
+                let mut x = m.clone();
+                let t = x.streams[s].tasks.remove(j);
+                x.streams[other].tasks.insert(0, t);
+                out.push((format!("stream {s} task {j} to stream {other}"), x));
+            }
+        }
+        "output-onto-live-tensor" => {
+            // A kernel's output moved onto another stream's kernel output (a live tensor).
+            let kernels: Vec<(usize, usize, Addr, u64)> = m
+                .streams
+                .iter()
+                .enumerate()
+                .flat_map(|(s, st)| {
+                    st.tasks
+                        .iter()
+                        .enumerate()
+                        .filter_map(move |(i, t)| match t {
+                            Task::Kernel { outputs, .. }
+                                if outputs[0].addr.region == Region::Workspace =>
+                            {
+                                Some((s, i, outputs[0].addr, outputs[0].size))
+                            }
+                            _ => None,
+                        })
+                })
+                .collect();
+            // Prefer a tensor of another stream; else a later-read one of the same stream
+            // (then the corruption shows as different outputs, not as a race).
+            for &(s, i, own, size) in &kernels {
+                let target = kernels
+                    .iter()
+                    .filter(|(_, _, a, sz)| *a != own && *sz >= size)
+                    .min_by_key(|(s2, _, _, _)| *s2 == s);
+                if let Some(&(_, _, addr, _)) = target {
+                    let mut x = m.clone();
+                    if let Task::Kernel { outputs, .. } = &mut x.streams[s].tasks[i] {
+                        outputs[0].addr = addr;
+                    }
+                    out.push((format!("stream {s} task {i} output onto {addr:?}"), x));
+                }
+            }
+        }
+        "remove-activation-or-label" => {
+            for (s, st) in m.streams.iter().enumerate() {
+                for (i, t) in st.tasks.iter().enumerate() {
+                    if matches!(
+                        t,
+                        Task::StreamActive { .. }
+                            | Task::LabelSet { .. }
+                            | Task::LabelGoto { .. }
+                            | Task::LabelSwitchByIndex { .. }
+                    ) {
+                        let mut x = m.clone();
+                        x.streams[s].tasks.remove(i);
+                        out.push((format!("stream {s} task {i}"), x));
+                    }
+                }
+            }
+        }
+        "deadlock" => {
+            // Every record of a waited event removed, the wait kept: nothing can set it.
+            for (s, i) in waits(m) {
+                let ev = event_of(&m.streams[s].tasks[i]).unwrap();
+                let mut x = m.clone();
+                for st in &mut x.streams {
+                    st.tasks
+                        .retain(|t| !matches!(t, Task::EventRecord { event, .. } if *event == ev));
+                }
+                out.push((format!("event {ev}"), x));
+            }
+        }
+        _ => unreachable!(),
+    }
+    out
+}
+
+/// Runs every mutant of `kind`; returns (caught, total) and the first few results.
+fn score(m: &TaskModel, expected: &[Vec<u8>], kind: &str) -> (usize, usize, Vec<String>) {
+    let all = mutants(m, kind);
+    let mut caught_n = 0;
+    let mut notes = Vec::new();
+    for (what, x) in &all {
+        match caught(x, expected, 4) {
+            Some(how) => {
+                caught_n += 1;
+                if notes.len() < 2 {
+                    notes.push(format!("{what}: {how}"));
+                }
+            }
+            None => notes.push(format!("{what}: NOT caught")),
+        }
+    }
+    (caught_n, all.len(), notes)
+}
+
+fn models() -> Vec<(&'static str, TaskModel)> {
+    vec![
+        (
+            "examples/allreduce_step.ge",
+            file("examples/allreduce_step.ge"),
+        ),
+        (
+            "test/Runtime/Inputs/step.ge",
+            file("test/Runtime/Inputs/step.ge"),
+        ),
+        ("wide-dag", generated("wide-dag", 60, 3).unwrap()),
+    ]
+}
+
+#[test]
+fn unmutated_models_are_race_free_under_8_schedules() {
+    for (name, m) in models() {
+        clean(&m, 8);
+        eprintln!("{name}: race-free under 8 schedules");
+    }
+    for family in ["transformer", "resnet", "control-flow"] {
+        match generated(family, 100, 1) {
+            Ok(m) => {
+                clean(&m, 8);
+                eprintln!("{family}: race-free under 8 schedules");
+            }
+            Err(e) => eprintln!("{family}: not lowered ({})", e.lines().next().unwrap_or("")),
+        }
+    }
+}
+
+fn check_kind(kind: &str, every: bool) {
+    let mut total = 0;
+    for (name, m) in models() {
+        let expected = clean(&m, 1);
+        let (c, n, notes) = score(&m, &expected, kind);
+        eprintln!("{kind} on {name}: {c}/{n} caught; {notes:?}");
+        if every {
+            assert_eq!(c, n, "{kind} on {name}: {notes:?}");
+        } else {
+            assert!(n == 0 || c > 0, "{kind} on {name}: none caught: {notes:?}");
+        }
+        total += n;
+    }
+    assert!(total > 0, "no model admits a {kind} mutant");
+}
+
+#[test]
+fn a_removed_event_wait_is_caught() {
+    // A wait can be implied by another path (then its removal changes nothing): at
+    // least one per model must be caught, and the counts are printed.
+    check_kind("remove-wait", false);
+}
+
+#[test]
+fn a_removed_record_wait_pair_is_caught() {
+    check_kind("remove-record-wait", false);
+}
+
+#[test]
+fn a_task_moved_above_its_wait_is_caught() {
+    check_kind("move-above-wait", false);
+}
+
+#[test]
+fn a_task_moved_to_another_stream_is_caught() {
+    check_kind("move-to-other-stream", false);
+}
+
+#[test]
+fn an_output_moved_onto_a_live_tensor_is_caught() {
+    check_kind("output-onto-live-tensor", false);
+}
+
+#[test]
+fn an_induced_deadlock_is_an_error() {
+    for (name, m) in models() {
+        for (what, x) in mutants(&m, "deadlock") {
+            match run(&x, 0) {
+                Outcome::Failed(e) => assert!(e.contains("deadlock"), "{name} {what}: {e}"),
+                other => panic!("{name} {what}: {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_removed_activation_or_label_is_caught() {
+    let text = std::fs::read_to_string(format!(
+        "{}/test/Runtime/Inputs/while-never.ge",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let m = lower(&text, "while-never.ge").unwrap();
+    let expected = clean(&m, 4);
+    let (c, n, notes) = score(&m, &expected, "remove-activation-or-label");
+    eprintln!("remove-activation-or-label: {c}/{n} caught; {notes:?}");
+    assert!(n > 0 && c > 0, "{notes:?}");
+}
+
+#[test]
+fn a_tensor_moved_to_fresh_memory_passes() {
+    for (name, m) in models() {
+        let expected = clean(&m, 1);
+        // A workspace range every operand uses whole (or not at all) moves past the end.
+        let mut ranges = Vec::new();
+        for st in &m.streams {
+            for t in &st.tasks {
+                if let Task::Kernel { outputs, .. } = t {
+                    for o in outputs {
+                        if o.addr.region == Region::Workspace {
+                            ranges.push((o.addr.offset, o.size));
+                        }
+                    }
+                }
+            }
+        }
+        let overlaps = |a: (u64, u64), b: (u64, u64)| a.0 < b.0 + b.1 && b.0 < a.0 + a.1;
+        let operands =
+            |x: &mut TaskModel, f: &mut dyn FnMut(&mut ge_mlir::lowering::model::Operand)| {
+                for st in &mut x.streams {
+                    for t in &mut st.tasks {
+                        match t {
+                            Task::Kernel {
+                                inputs, outputs, ..
+                            }
+                            | Task::Hccl {
+                                inputs, outputs, ..
+                            } => inputs
+                                .iter_mut()
+                                .chain(outputs.iter_mut())
+                                .for_each(&mut *f),
+                            Task::MemcpyAsync { src, dst, .. } => {
+                                f(src);
+                                f(dst)
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                for o in &mut x.outputs {
+                    f(&mut o.operand);
+                }
+            };
+        let mut moved = false;
+        for &r in &ranges {
+            let mut x = m.clone();
+            let mut whole = true;
+            operands(&mut x, &mut |o| {
+                let q = (o.addr.offset, o.size);
+                if o.addr.region == Region::Workspace && overlaps(q, r) && q != r {
+                    whole = false;
+                }
+            });
+            let has_memset = m.streams.iter().flat_map(|s| &s.tasks).any(|t| {
+                matches!(t, Task::Memset { dst, size, .. }
+                    if dst.region == Region::Workspace && overlaps((dst.offset, *size), r))
+            });
+            if !whole || has_memset {
+                continue;
+            }
+            let fresh = m.memory_size.div_ceil(512) * 512;
+            operands(&mut x, &mut |o| {
+                if o.addr.region == Region::Workspace && (o.addr.offset, o.size) == r {
+                    o.addr.offset = fresh;
+                }
+            });
+            x.memory_size = fresh + r.1.div_ceil(512) * 512;
+            for k in 0..4 {
+                match run(&x, k) {
+                    Outcome::Clean(out) => assert_eq!(out, expected, "{name}: {r:?} moved"),
+                    other => panic!("{name}: {r:?} moved to fresh memory: {other:?}"),
+                }
+            }
+            moved = true;
+            break;
+        }
+        assert!(moved, "{name}: no tensor could be moved");
+    }
+}
+
+#[test]
+fn an_extra_redundant_event_passes() {
+    for (name, m) in models() {
+        let expected = clean(&m, 1);
+        let heads: Vec<usize> = m
+            .streams
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !s.activated)
+            .map(|(i, _)| i)
+            .collect();
+        if heads.len() < 2 {
+            continue;
+        }
+        let (a, b) = (heads[0], heads[1]);
+        let mut x = m.clone();
+        let ev = x.event_num;
+        x.event_num += 1;
+        x.streams[a].tasks.insert(
+            0,
+            Task::EventRecord {
+                node: "extra_send".into(),
+                event: ev,
+            },
+        );
+        let tasks = &mut x.streams[b].tasks;
+        let at = tasks
+            .iter()
+            .position(|t| matches!(t, Task::ModelEndGraph))
+            .unwrap_or(tasks.len());
+        tasks.insert(
+            at,
+            Task::EventWait {
+                node: "extra_recv".into(),
+                event: ev,
+            },
+        );
+        tasks.insert(
+            at + 1,
+            Task::EventReset {
+                node: "extra_recv".into(),
+                event: ev,
+            },
+        );
+        for k in 0..4 {
+            match run(&x, k) {
+                Outcome::Clean(out) => assert_eq!(out, expected, "{name}"),
+                other => panic!("{name}: a redundant event: {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Where the simulator tells the detector what happens: every hook returns at once when
+//! `race=0`.
+
+use smallvec::SmallVec;
+
+use super::{Names, TaskRecord};
+use crate::handles::Id;
+use crate::sim::Sim;
+use crate::task::{CopySource, Task};
+
+const NONE: u32 = u32::MAX;
+
+/// The device ranges a task touches: (address, bytes, is a write).
+pub fn task_accesses(task: &Task) -> SmallVec<[(u64, u64, bool); 4]> {
+    let mut v = SmallVec::new();
+    match task {
+        Task::Kernel(k) => {
+            v.extend(k.inputs.iter().map(|o| (o.addr, o.len, false)));
+            v.extend(k.outputs.iter().map(|o| (o.addr, o.len, true)));
+        }
+        Task::CopyToDevice { dst, src, len } => {
+            if let CopySource::Device(s) = src {
+                v.push((*s, *len, false));
+            }
+            v.push((*dst, *len, true));
+        }
+        Task::CopyToHost { src, len, .. } => v.push((*src, *len, false)),
+        Task::Memset { dst, len, .. } => v.push((*dst, *len, true)),
+        Task::LabelSwitch { index_addr, .. } => v.push((*index_addr, 4, false)),
+        Task::Switch { left, right, .. } => {
+            v.push((*left, 4, false));
+            v.push((*right, 4, false));
+        }
+        Task::Collective(c) => {
+            // AllGather and ReduceScatter buffers scale with the rank count, which the
+            // task does not carry: only the per-rank part is tracked.
+            let bytes = c.count * c.dtype.size();
+            v.push((c.send, bytes, false));
+            v.push((c.recv, bytes, true));
+        }
+        _ => {}
+    }
+    v
+}
+
+impl Sim {
+    /// A task of stream `s` starts (collectives: each rank's part).
+    pub fn race_start(&mut self, s: Id, task: &Task, from_queue: bool) {
+        if !self.race.enabled {
+            return;
+        }
+        let label = self.streams[&s].label.clone();
+        let i = self.race.task_start(s, &label, from_queue);
+        match task {
+            Task::Wait { ev, .. } => self.race.wait(*ev, s),
+            Task::NotifyWait { notify } => self.race.notify_wait(*notify, s),
+            _ => {}
+        }
+        let acc = task_accesses(task);
+        if acc.is_empty() {
+            return;
+        }
+        let (op, node) = match task {
+            Task::Kernel(k) => (k.op, k.node),
+            _ => (NONE, NONE),
+        };
+        let t = self.race.task_record(TaskRecord {
+            stream: s,
+            kind: task.kind(),
+            op,
+            node,
+        });
+        let names = Names {
+            ops: &self.op_names,
+        };
+        for (addr, len, write) in acc {
+            self.race.access(i, t, addr, len, write, &names);
+        }
+    }
+
+    pub fn race_record(&mut self, ev: Id, s: Id) {
+        if !self.race.enabled {
+            return;
+        }
+        let label = self.events.get(&ev).map_or_else(
+            || format!("{ev:#x}"),
+            |e| format!("event #{} of device {}", e.number, e.dev),
+        );
+        self.race.record(ev, &label, s);
+    }
+
+    pub fn race_join(&mut self, from: Id, to: Id) {
+        if !self.race.enabled {
+            return;
+        }
+        let fl = self
+            .streams
+            .get(&from)
+            .map_or_else(String::new, |s| s.label.clone());
+        let tl = self
+            .streams
+            .get(&to)
+            .map_or_else(String::new, |s| s.label.clone());
+        self.race.join_streams(from, &fl, to, &tl);
+    }
+
+    /// A successful synchronize: the host knows everything these streams did.
+    pub fn race_host_sync(&mut self, streams: &[Id]) {
+        if !self.race.enabled {
+            return;
+        }
+        for &s in streams {
+            self.race.host_join_stream(s);
+        }
+    }
+
+    pub fn race_host_access(&mut self, addr: u64, len: u64, write: bool) {
+        if !self.race.enabled {
+            return;
+        }
+        let names = Names {
+            ops: &self.op_names,
+        };
+        self.race.host_access(addr, len, write, &names);
+    }
+
+    /// Before `aclrtFree(base)`: a queued or running task that still uses the range is a
+    /// report; afterwards the range is freed shadow memory.
+    pub fn race_free(&mut self, base: u64, len: u64) {
+        if !self.race.enabled {
+            return;
+        }
+        let hit = |t: &Task| {
+            task_accesses(t)
+                .iter()
+                .any(|&(a, l, _)| a < base + len && a + l > base)
+        };
+        let mut users = Vec::new();
+        for st in self.streams.values() {
+            let running_model = st
+                .model
+                .and_then(|m| self.models.get(&m))
+                .is_some_and(|m| m.running_on.is_some());
+            let pending = st.queue.iter().any(hit)
+                || (running_model
+                    && st.active
+                    && st.program[st.pc.min(st.program.len())..].iter().any(hit));
+            if pending {
+                users.push(st.label.clone());
+            }
+        }
+        for u in users {
+            self.race.free_in_use(
+                base,
+                len,
+                serde_json::json!({"stream": u, "kind": "queued task"}),
+            );
+        }
+        self.race.free(base, len);
+    }
+}
