@@ -20,7 +20,9 @@ FAMILIES=${FAMILIES:-"transformer wide-dag control-flow resnet"}
 RUN_RESNET=${RUN_RESNET:-0}
 OUT=${OUT:-$(mktemp -d /tmp/bench-run.XXXXXX)}
 
-cargo build --release -q --bin ge-opt --bin ge-gen --bin ge-run -p ge-mlir -p ascend-sim
+cargo build --release -q --bin ge-opt --bin ge-gen --bin ge-run
+# The simulator is a library: `--bin` selections would leave it out.
+cargo build --release -q -p ascend-sim
 BIN=target/release
 export GE_SIM_LIB_DIR=$PWD/$BIN
 
@@ -39,7 +41,7 @@ summary() {
 import re, sys
 text = open(sys.argv[1]).read()
 def us(v):
-    v = v.strip()
+    v = v.replace(" ", "")
     for unit, f in (("ms", 1e3), ("µs", 1.0), ("us", 1.0), ("ns", 1e-3), ("s", 1e6)):
         if v.endswith(unit):
             return float(v[: -len(unit)]) * f
@@ -51,7 +53,8 @@ for line in text.splitlines():
     if not m:
         continue
     spans.append(us(m.group(1)))
-    busy = [us(b.rsplit(" ", 1)[1]) for b in m.group(2).split(", ") if " " in b]
+    # "s0 2000.317 us, s1 ...": a stream label, then its busy time with a unit
+    busy = [us(b.split(" ", 1)[1]) for b in m.group(2).split(", ") if " " in b]
     bounds.append(max(busy) if busy else 0.0)
     tasks += sum(int(t.rsplit(" ", 1)[1]) for t in m.group(3).split(", ") if t.strip())
 print(tasks, spans[-1] if spans else 0, bounds[-1] if bounds else 0)
