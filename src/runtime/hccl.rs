@@ -1,7 +1,7 @@
 //! CANN's HCCL C API (`libhccl.so`; the subset of the header), opened at run time like
 //! ACL. A failure is a [`RuntimeError::Hccl`] naming the function, the `HcclResult` and its
 //! name. One communicator per rank comes from `HcclCommInitAll`: one host thread drives
-//! every rank (semantics.md, "Multi-rank").
+//! every rank (`dialects/execution.md`, "Multi-rank").
 #![allow(unsafe_code)]
 #![allow(non_snake_case)]
 

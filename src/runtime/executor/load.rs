@@ -1,5 +1,5 @@
 //! Loading one rank of a [`TaskModel`] onto its device, as GE's DavinciModel does
-//! (semantics.md, "Loading a model"): memory regions, streams, events, notifies, labels,
+//! (`dialects/execution.md`, "Loading a model"): memory regions, streams, events, notifies, labels,
 //! the model runtime instance with every stream bound HEAD or DEFAULT, and every task
 //! issued through its ACL call on resolved addresses (region base + offset).
 

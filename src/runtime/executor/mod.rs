@@ -1,5 +1,5 @@
 //! The executor: loads a [`TaskModel`] onto one device per rank through ACL and runs it
-//! (semantics.md): every rank driven by one host thread with `aclrtSetDevice(r)`, one
+//! (`dialects/execution.md`): every rank driven by one host thread with `aclrtSetDevice(r)`, one
 //! communicator from `HcclCommInitAll` when the model has collectives, `iterations` runs
 //! of the recorded model (variables stay on the device), outputs read after each run and
 //! variables after the last.
