@@ -19,7 +19,7 @@ use super::{
     model::*,
 };
 use crate::{
-    dialect::semantics,
+    dialect::{op_table, semantics, Trait},
     ir::{ops, LocatedError},
 };
 use melior::ir::{
@@ -43,6 +43,65 @@ pub fn written_inputs(ge_type: &str) -> &'static [usize] {
     match ge_type {
         "ApplyMomentum" => &[1],
         _ => &[],
+    }
+}
+
+/// What the lowering does with a node. Asked of the op table's traits, never of the type
+/// name, so every GE type a row answers for (its aliases included) lowers like its row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Data,
+    Const,
+    Variable,
+    Send,
+    Recv,
+    SendNotify,
+    RecvNotify,
+    Copy,
+    Memset,
+    Hccl,
+    StreamActive,
+    /// Label and stream-switch nodes already in the graph: the lowering sinks functional
+    /// control flow itself and refuses them.
+    SinkedControl,
+    /// If / Case / While / PartitionedCall.
+    Functional,
+    /// A task-less alias or a kernel (decided by the table's task count).
+    Other,
+}
+
+impl Role {
+    fn of(ge_type: &str) -> Role {
+        let Some(def) = op_table().semantics_for_ge_type(ge_type) else {
+            return Role::Other;
+        };
+        let has = |t: Trait| def.has_trait(t);
+        // Order matters: RefData is data-like and var-like, and a graph input.
+        let roles = [
+            (has(Trait::DataLike), Role::Data),
+            (has(Trait::ConstLike), Role::Const),
+            (has(Trait::VarLike), Role::Variable),
+            (has(Trait::Send), Role::Send),
+            (has(Trait::Recv), Role::Recv),
+            (has(Trait::SendNotify), Role::SendNotify),
+            (has(Trait::RecvNotify), Role::RecvNotify),
+            (has(Trait::CopyLike), Role::Copy),
+            (has(Trait::AtomicClean), Role::Memset),
+            (has(Trait::Hccl), Role::Hccl),
+            (has(Trait::StreamActive), Role::StreamActive),
+            (
+                has(Trait::RtsLabel) || has(Trait::StreamSwitch),
+                Role::SinkedControl,
+            ),
+            (
+                has(Trait::Conditional) || has(Trait::WhileFamily) || has(Trait::PartitionedCall),
+                Role::Functional,
+            ),
+        ];
+        roles
+            .into_iter()
+            .find_map(|(yes, role)| yes.then_some(role))
+            .unwrap_or(Role::Other)
     }
 }
 
@@ -319,18 +378,16 @@ impl<'c, 'a> Lowering<'c, 'a> {
         };
         let name = ops::node_name(op).unwrap_or("").to_string();
         let stream = self.stream_of(op);
-        match ge_type.as_str() {
-            "Data" | "RefData" | "AippData" | "AnnData" => {
-                self.lower_data(op, parent, &name, stream)
-            }
-            "Const" | "Constant" => self.lower_const(op, &name),
-            "Variable" | "VariableV2" => self.lower_variable(op, &name),
-            "Send" => {
+        match Role::of(&ge_type) {
+            Role::Data => self.lower_data(op, parent, &name, stream),
+            Role::Const => self.lower_const(op, &name),
+            Role::Variable => self.lower_variable(op, &name),
+            Role::Send => {
                 if let Some(event) = self.id_attr(op, "event_id") {
                     self.push(stream, Task::EventRecord { node: name, event });
                 }
             }
-            "Recv" => {
+            Role::Recv => {
                 if let Some(event) = self.id_attr(op, "event_id") {
                     self.push(
                         stream,
@@ -342,24 +399,20 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     self.push(stream, Task::EventReset { node: name, event });
                 }
             }
-            "SendNotify" => {
+            Role::SendNotify => {
                 if let Some(notify) = self.notify_id(op) {
                     self.push(stream, Task::NotifyRecord { node: name, notify });
                 }
             }
-            "RecvNotify" => {
+            Role::RecvNotify => {
                 if let Some(notify) = self.notify_id(op) {
                     self.push(stream, Task::NotifyWait { node: name, notify });
                 }
             }
-            "Identity" | "Memcpy" | "MemcpyAsync" | "MemcpyAddrAsync" => {
-                self.lower_copy(op, &name, stream)
-            }
-            "AtomicAddrClean" | "MemSet" => self.lower_memset(op, &name, stream),
-            "HcomAllReduce" | "HcomBroadcast" | "HcomAllGather" | "HcomReduceScatter" => {
-                self.lower_hccl(op, &ge_type, &name, stream)
-            }
-            "StreamActive" => {
+            Role::Copy => self.lower_copy(op, &name, stream),
+            Role::Memset => self.lower_memset(op, &name, stream),
+            Role::Hccl => self.lower_hccl(op, &ge_type, &name, stream),
+            Role::StreamActive => {
                 for target in int_list(op, "active_stream_list").unwrap_or_default() {
                     let target = target.max(0) as u32;
                     self.mark_activated(target);
@@ -372,7 +425,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     );
                 }
             }
-            "LabelSet" | "LabelGotoEx" | "LabelGoto" | "LabelSwitchByIndex" | "StreamSwitch" => {
+            Role::SinkedControl => {
                 self.error(
                     op,
                     format!(
@@ -381,16 +434,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     ),
                 );
             }
-            "If"
-            | "Case"
-            | "While"
-            | "StatelessIf"
-            | "StatelessCase"
-            | "StatelessWhile"
-            | "PartitionedCall"
-            | "StatefulPartitionedCall" => {
-                control_flow::lower_functional(self, op, &ge_type, &name, stream)
-            }
+            Role::Functional => control_flow::lower_functional(self, op, &ge_type, &name, stream),
             _ if semantics::task_num(&op) == 0 => self.lower_alias(op, &name, stream),
             _ => self.lower_kernel(op, &ge_type, &name, stream),
         }
