@@ -20,38 +20,36 @@
 //! * **PartitionedCall**: the subgraph alone.
 //!
 //! Each subgraph segment is: copies into its Data nodes where the plan placed them
-//! elsewhere than the parent's input, one `StreamActive` per other stream of the subgraph
-//! (GE's first-active StreamActive), the subgraph's tasks, then a join: every other stream
-//! records a fresh event at its end that S waits for and resets (GE's
+//! elsewhere than the parent's input, one `StreamActive` per stream whose every task is in
+//! that subgraph (GE's first-active StreamActive), the subgraph's tasks, then a join:
+//! every such stream records a fresh event at its end that S waits for and resets (GE's
 //! InsertEventsForSubgraph, end side), then copies of its outputs to the node's outputs
 //! where they differ. The start side needs no event: the activation runs after S's
 //! earlier tasks, which already wait for the node's inputs. A loop body's streams are
 //! re-activated each iteration, record their join event once per iteration, and S waits
 //! for and resets it in the same iteration.
+//!
+//! **Shared streams.** When the physical split leaves a stream `s` (not S) with tasks of
+//! the node's subgraphs *and* of other graphs (two branches, a cond and its body, or a
+//! subgraph and its parent), activating `s` would re-run all of its tasks. Such a stream
+//! *mirrors* the node instead (which streams do is `homes.rs`' analysis): it gets its own
+//! copy of the node's labels, set and jumped to at the same places as on S, and events
+//! tie it to S: `s` records *arrival* when it reaches the node (S waits before the node's
+//! first task); before each `LabelSwitchByIndex` S signals `s`, which then switches on
+//! the same index; each segment starts with a signal from S to `s` and ends with a join
+//! from `s` to S (in every branch and every loop trip, whether `s` has tasks there or
+//! not); after a While's exit label `s` joins S once more (its last switch read the
+//! index). So `s` runs each of its subgraph tasks exactly when S runs that subgraph, after
+//! the segment's inputs, and S leaves the node only after `s` is done with it.
 
 use super::{
+    homes::op_key,
     ir_read::desc_of_type,
     lower::{Lowering, ParentInputs},
     model::*,
 };
 use crate::{dialect::semantics, ir::ops};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, ValueLike};
-use std::collections::BTreeSet;
-
-/// GE types of the source nodes that carry `stream_id` 0 whatever stream reads them.
-fn is_source(ge_type: &str) -> bool {
-    matches!(
-        ge_type,
-        "Data"
-            | "RefData"
-            | "AippData"
-            | "AnnData"
-            | "Const"
-            | "Constant"
-            | "Variable"
-            | "VariableV2"
-    )
-}
 
 /// The ops of a function body, in order.
 fn body_ops<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
@@ -64,15 +62,6 @@ fn body_ops<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
         }
     }
     out
-}
-
-/// The streams the ops of `func` itself (not its subgraphs) run on.
-pub(crate) fn graph_streams(lw: &Lowering, func: OperationRef) -> BTreeSet<u32> {
-    body_ops(func)
-        .into_iter()
-        .filter(|op| ops::ge_type(*op).is_some_and(|t| !is_source(t)))
-        .map(|op| lw.stream_of(op))
-        .collect()
 }
 
 /// Lowers a functional control-flow node and its subgraphs at the node's place in the
@@ -94,16 +83,44 @@ pub(crate) fn lower_functional<'c, 'a>(
             None => return lw.error(op, format!("subgraph `@{symbol}` is not in the module")),
         }
     }
+    let instance = lw.instance;
+    let Some(children) = (0..subgraphs.len())
+        .map(|i| lw.homes.child(instance, op, i))
+        .collect::<Option<Vec<u32>>>()
+    else {
+        return lw.error(op, "the node is nested too deeply to be lowered");
+    };
+    let mirrored = lw.homes.mirrored(instance, stream, &children);
     let node = Node {
         op,
         name: name.to_string(),
         stream,
+        children,
+        mirrored,
     };
+    let key = (instance, op_key(op));
+    for event in lw.homes.wait_before.get(&key).cloned().unwrap_or_default() {
+        wait(lw, node.stream, &format!("{name}/Enter"), event);
+    }
+    // Every mirroring stream reports that it reached the node: what ran before the node
+    // on it runs before anything of the node's subgraphs.
+    for &s in &node.mirrored {
+        signal(lw, s, node.stream, &format!("{name}/Arrive"));
+    }
     match ge_type {
         "If" | "StatelessIf" => lower_if(lw, &node, &inputs, &subgraphs),
         "Case" | "StatelessCase" => lower_case(lw, &node, &inputs, &subgraphs),
         "While" | "StatelessWhile" => lower_while(lw, &node, &inputs, &subgraphs),
         _ => lower_call(lw, &node, &inputs, &subgraphs),
+    }
+    for event in lw.homes.record_after.get(&key).cloned().unwrap_or_default() {
+        lw.push(
+            node.stream,
+            Task::EventRecord {
+                node: format!("{name}/Leave"),
+                event,
+            },
+        );
     }
 }
 
@@ -112,6 +129,40 @@ struct Node<'c, 'a> {
     op: OperationRef<'c, 'a>,
     name: String,
     stream: u32,
+    /// The graph instance of each subgraph.
+    children: Vec<u32>,
+    /// The other streams that mirror the node's labels (see `homes.rs`).
+    mirrored: Vec<u32>,
+}
+
+/// A fresh event recorded on `from` and waited for and reset on `to`.
+fn signal(lw: &mut Lowering, from: u32, to: u32, node: &str) {
+    let event = lw.new_event();
+    lw.push(
+        from,
+        Task::EventRecord {
+            node: node.to_string(),
+            event,
+        },
+    );
+    wait(lw, to, node, event);
+}
+
+fn wait(lw: &mut Lowering, stream: u32, node: &str, event: u32) {
+    lw.push(
+        stream,
+        Task::EventWait {
+            node: node.to_string(),
+            event,
+        },
+    );
+    lw.push(
+        stream,
+        Task::EventReset {
+            node: node.to_string(),
+            event,
+        },
+    );
 }
 
 /// The node's outputs: the plan's workspace offsets; an output the plan left out (`-1`)
@@ -176,47 +227,40 @@ fn copy(lw: &mut Lowering, stream: u32, node: &str, src: &Operand, dst: &Operand
     }
 }
 
-/// Lowers one subgraph as a segment of the parent's stream (see the module doc) and
-/// returns the addresses of its outputs (its `func.return` operands).
+/// Lowers subgraph `index` of the node as a segment of the parent's stream (see the
+/// module doc) and returns the addresses of its outputs (its `func.return` operands).
 fn lower_subgraph<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     node: &Node<'c, 'a>,
+    index: usize,
     func: OperationRef<'c, 'a>,
     parent: &ParentInputs,
 ) -> Option<Vec<Operand>> {
     let sub = ops::str_attr(func, "sym_name").unwrap_or("?").to_string();
-    let streams: Vec<u32> = graph_streams(lw, func)
-        .into_iter()
-        .filter(|&s| s != node.stream)
-        .collect();
-    for &s in &streams {
-        match lw.stream_owner.get(&s) {
-            Some(owner) if *owner != sub => {
-                let owner = owner.clone();
-                lw.error(
-                    node.op,
-                    format!(
-                        "subgraph `@{sub}` runs tasks on stream {s}, which also runs tasks of \
-                         `{owner}`: an activated stream re-runs all its tasks, so a subgraph's \
-                         streams (other than its parent's) must be its own"
-                    ),
-                );
-                return None;
-            }
-            _ => {
-                lw.stream_owner.insert(s, sub.clone());
-            }
-        }
-    }
+    let child = node.children[index];
+    let activated = lw.homes.activated_at(child, node.stream);
+    let outer = lw.instance;
+    lw.instance = child;
     let ops_list = body_ops(func);
     let is_data = |op: &OperationRef| {
         ops::ge_type(*op).is_some_and(|t| matches!(t, "Data" | "RefData" | "AippData" | "AnnData"))
     };
+    // A computed output the plan leaves in the parent's memory (a While body's value of a
+    // loop variable, GE's shared symbol) gets bytes of its own; the parent copies it on.
+    if let Some(ret) = ops_list.last().filter(|op| is_return(op)) {
+        for value in ret.operands() {
+            lw.own_buffer_if_unplanned(value);
+        }
+    }
     // Data first: their copies must be done before the subgraph's streams start.
     for &op in ops_list.iter().filter(|op| is_data(op)) {
         lw.lower_node(op, Some(parent));
     }
-    for &s in &streams {
+    let start = format!("{sub}/Start");
+    for &s in &node.mirrored {
+        signal(lw, node.stream, s, &start);
+    }
+    for &s in &activated {
         lw.mark_activated(s);
         lw.push(
             node.stream,
@@ -228,30 +272,16 @@ fn lower_subgraph<'c, 'a>(
     }
     let mut ret = None;
     for &op in ops_list.iter().filter(|op| !is_data(op)) {
-        if op.name().as_string_ref().as_str() == Ok("func.return") {
+        if is_return(&op) {
             ret = Some(op);
         }
         lw.lower_node(op, Some(parent));
     }
-    for &s in &streams {
-        let event = lw.new_event();
-        let end = format!("{sub}/SubgraphEnd");
-        lw.push(
-            s,
-            Task::EventRecord {
-                node: end.clone(),
-                event,
-            },
-        );
-        lw.push(
-            node.stream,
-            Task::EventWait {
-                node: end.clone(),
-                event,
-            },
-        );
-        lw.push(node.stream, Task::EventReset { node: end, event });
+    let end = format!("{sub}/SubgraphEnd");
+    for &s in activated.iter().chain(&node.mirrored) {
+        signal(lw, s, node.stream, &end);
     }
+    lw.instance = outer;
     let ret = ret?;
     let mut outs = Vec::new();
     for (k, value) in ret.operands().enumerate() {
@@ -266,6 +296,10 @@ fn lower_subgraph<'c, 'a>(
         }
     }
     Some(outs)
+}
+
+fn is_return(op: &OperationRef) -> bool {
+    op.name().as_string_ref().as_str() == Ok("func.return")
 }
 
 /// The predicate or branch index at `value` as an int32 scalar: as it is, or through the
@@ -313,33 +347,65 @@ fn int32_index(lw: &mut Lowering, node: &Node, value: &Operand) -> Operand {
     out
 }
 
-fn label_set(lw: &mut Lowering, node: &Node, what: &str, label: u32) {
-    lw.push(
-        node.stream,
-        Task::LabelSet {
-            node: format!("{}/{what}LabelSet", node.name),
-            label,
-        },
-    );
+/// One label per stream taking part in the node: the node's stream first, then every
+/// mirroring stream (a label is set and jumped to on one stream).
+struct Labels(Vec<(u32, u32)>);
+
+fn labels(lw: &mut Lowering, node: &Node) -> Labels {
+    Labels(
+        std::iter::once(node.stream)
+            .chain(node.mirrored.iter().copied())
+            .map(|s| (s, lw.new_label()))
+            .collect(),
+    )
 }
 
-fn label_goto(lw: &mut Lowering, node: &Node, what: &str, label: u32) {
-    lw.push(
-        node.stream,
-        Task::LabelGoto {
-            node: format!("{}/{what}LabelGoto", node.name),
-            label,
-        },
-    );
+fn label_set(lw: &mut Lowering, node: &Node, what: &str, labels: &Labels) {
+    for &(stream, label) in &labels.0 {
+        lw.push(
+            stream,
+            Task::LabelSet {
+                node: format!("{}/{what}LabelSet", node.name),
+                label,
+            },
+        );
+    }
 }
 
-fn switch(lw: &mut Lowering, node: &Node, index: Operand, labels: Vec<u32>) {
+fn label_goto(lw: &mut Lowering, node: &Node, what: &str, labels: &Labels) {
+    for &(stream, label) in &labels.0 {
+        lw.push(
+            stream,
+            Task::LabelGoto {
+                node: format!("{}/{what}LabelGoto", node.name),
+                label,
+            },
+        );
+    }
+}
+
+/// `LabelSwitchByIndex` on every stream taking part, over `targets`' labels of that
+/// stream. A mirroring stream reads the index once the node's stream has it (an event
+/// per stream and switch, so per loop trip).
+fn switch(lw: &mut Lowering, node: &Node, index: Operand, targets: &[&Labels]) {
+    let what = format!("{}/LabelSwitch", node.name);
+    for (i, &s) in node.mirrored.iter().enumerate() {
+        signal(lw, node.stream, s, &what);
+        lw.push(
+            s,
+            Task::LabelSwitchByIndex {
+                node: what.clone(),
+                index: index.clone(),
+                labels: targets.iter().map(|l| l.0[i + 1].1).collect(),
+            },
+        );
+    }
     lw.push(
         node.stream,
         Task::LabelSwitchByIndex {
-            node: format!("{}/LabelSwitch", node.name),
+            node: what,
             index,
-            labels,
+            labels: targets.iter().map(|l| l.0[0].1).collect(),
         },
     );
 }
@@ -348,11 +414,12 @@ fn switch(lw: &mut Lowering, node: &Node, index: Operand, labels: Vec<u32>) {
 fn branch<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     node: &Node<'c, 'a>,
+    index: usize,
     func: OperationRef<'c, 'a>,
     parent: &ParentInputs,
     outputs: &mut Option<Vec<Operand>>,
 ) {
-    let Some(outs) = lower_subgraph(lw, node, func, parent) else {
+    let Some(outs) = lower_subgraph(lw, node, index, func, parent) else {
         return;
     };
     if outputs.is_none() {
@@ -380,21 +447,21 @@ fn lower_if<'c, 'a>(
     let ([then_f, else_f], Some(pred)) = (subgraphs, inputs.first()) else {
         return lw.error(node.op, "an If needs a predicate and two branches");
     };
-    let (then_l, else_l, leave_l) = (lw.new_label(), lw.new_label(), lw.new_label());
+    let (then_l, else_l, leave_l) = (labels(lw, node), labels(lw, node), labels(lw, node));
     let index = int32_index(lw, node, pred);
-    switch(lw, node, index, vec![else_l, then_l]);
+    switch(lw, node, index, &[&else_l, &then_l]);
     let parent = ParentInputs {
         operands: inputs.to_vec(),
         first: 1,
         stream: node.stream,
     };
     let mut outputs = None;
-    label_set(lw, node, "Then", then_l);
-    branch(lw, node, *then_f, &parent, &mut outputs);
-    label_goto(lw, node, "Then", leave_l);
-    label_set(lw, node, "Else", else_l);
-    branch(lw, node, *else_f, &parent, &mut outputs);
-    label_set(lw, node, "Leave", leave_l);
+    label_set(lw, node, "Then", &then_l);
+    branch(lw, node, 0, *then_f, &parent, &mut outputs);
+    label_goto(lw, node, "Then", &leave_l);
+    label_set(lw, node, "Else", &else_l);
+    branch(lw, node, 1, *else_f, &parent, &mut outputs);
+    label_set(lw, node, "Leave", &leave_l);
     if let Some(outputs) = outputs {
         set_outputs(lw, node, &outputs);
     }
@@ -419,20 +486,20 @@ fn lower_case<'c, 'a>(
     };
     let mut outputs = None;
     if subgraphs.len() == 1 {
-        branch(lw, node, subgraphs[0], &parent, &mut outputs);
+        branch(lw, node, 0, subgraphs[0], &parent, &mut outputs);
     } else {
-        let last = lw.new_label();
-        let labels: Vec<u32> = subgraphs.iter().map(|_| lw.new_label()).collect();
+        let last = labels(lw, node);
+        let branches: Vec<Labels> = subgraphs.iter().map(|_| labels(lw, node)).collect();
         let index = int32_index(lw, node, index);
-        switch(lw, node, index, labels.clone());
-        for (i, (&f, &label)) in subgraphs.iter().zip(&labels).enumerate() {
-            label_set(lw, node, &format!("Branch{i}"), label);
-            branch(lw, node, f, &parent, &mut outputs);
+        switch(lw, node, index, &branches.iter().collect::<Vec<_>>());
+        for (i, (&f, l)) in subgraphs.iter().zip(&branches).enumerate() {
+            label_set(lw, node, &format!("Branch{i}"), l);
+            branch(lw, node, i, f, &parent, &mut outputs);
             if i + 1 < subgraphs.len() {
-                label_goto(lw, node, &format!("Branch{i}"), last);
+                label_goto(lw, node, &format!("Branch{i}"), &last);
             }
         }
-        label_set(lw, node, "Last", last);
+        label_set(lw, node, "Last", &last);
     }
     if let Some(outputs) = outputs {
         set_outputs(lw, node, &outputs);
@@ -462,23 +529,23 @@ fn lower_while<'c, 'a>(
             dst,
         );
     }
-    let (cond_l, body_l, exit_l) = (lw.new_label(), lw.new_label(), lw.new_label());
+    let (cond_l, body_l, exit_l) = (labels(lw, node), labels(lw, node), labels(lw, node));
     let parent = ParentInputs {
         operands: vars.clone(),
         first: 0,
         stream: node.stream,
     };
-    label_set(lw, node, "Cond", cond_l);
-    let Some(cond_outs) = lower_subgraph(lw, node, *cond_f, &parent) else {
+    label_set(lw, node, "Cond", &cond_l);
+    let Some(cond_outs) = lower_subgraph(lw, node, 0, *cond_f, &parent) else {
         return;
     };
     let Some(pred) = cond_outs.first() else {
         return lw.error(node.op, "the While's cond returns no predicate");
     };
     let index = int32_index(lw, node, pred);
-    switch(lw, node, index, vec![exit_l, body_l]);
-    label_set(lw, node, "Body", body_l);
-    let Some(body_outs) = lower_subgraph(lw, node, *body_f, &parent) else {
+    switch(lw, node, index, &[&exit_l, &body_l]);
+    label_set(lw, node, "Body", &body_l);
+    let Some(body_outs) = lower_subgraph(lw, node, 1, *body_f, &parent) else {
         return;
     };
     if body_outs.len() != vars.len() {
@@ -500,8 +567,12 @@ fn lower_while<'c, 'a>(
             dst,
         );
     }
-    label_goto(lw, node, "Body", cond_l);
-    label_set(lw, node, "Exit", exit_l);
+    label_goto(lw, node, "Body", &cond_l);
+    label_set(lw, node, "Exit", &exit_l);
+    // A mirroring stream's last switch read the index: the node ends after it.
+    for &s in &node.mirrored {
+        signal(lw, s, node.stream, &format!("{}/Exit", node.name));
+    }
     set_outputs(lw, node, &vars);
 }
 
@@ -520,7 +591,7 @@ fn lower_call<'c, 'a>(
         stream: node.stream,
     };
     let mut outputs = None;
-    branch(lw, node, *f, &parent, &mut outputs);
+    branch(lw, node, 0, *f, &parent, &mut outputs);
     if let Some(outputs) = outputs {
         set_outputs(lw, node, &outputs);
     }

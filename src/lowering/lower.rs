@@ -15,6 +15,7 @@
 
 use super::{
     control_flow,
+    homes::{Homes, SyncFate},
     ir_read::{self, desc_of_type, int_list, kernel_attrs},
     model::*,
 };
@@ -26,7 +27,7 @@ use melior::ir::{
     block::BlockArgument, operation::OperationLike, BlockLike, Module, OperationRef, RegionLike,
     Value, ValueLike,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Alignment of the weight and variable slots (GE aligns every memory block to 512 bytes).
 pub const SLOT_ALIGN: u64 = 512;
@@ -49,7 +50,7 @@ pub fn written_inputs(ge_type: &str) -> &'static [usize] {
 /// What the lowering does with a node. Asked of the op table's traits, never of the type
 /// name, so every GE type a row answers for (its aliases included) lowers like its row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Role {
+pub(crate) enum Role {
     Data,
     Const,
     Variable,
@@ -71,7 +72,7 @@ enum Role {
 }
 
 impl Role {
-    fn of(ge_type: &str) -> Role {
+    pub(crate) fn of(ge_type: &str) -> Role {
         let Some(def) = op_table().semantics_for_ge_type(ge_type) else {
             return Role::Other;
         };
@@ -145,9 +146,11 @@ pub fn lower_op<'c>(
     };
     let root_func = funcs[&root_name];
     let mut lowering = Lowering::new(funcs, root_func, root_name.clone());
-    for stream in control_flow::graph_streams(&lowering, root_func) {
-        lowering.stream_owner.insert(stream, root_name.clone());
-    }
+    let event_num = &mut lowering.model.event_num;
+    lowering.homes = Homes::build(root_func, &lowering.funcs, stream_id, || {
+        *event_num += 1;
+        *event_num - 1
+    });
     lowering.lower_graph(root_func, None);
     lowering.finish()
 }
@@ -169,9 +172,19 @@ pub(crate) struct Lowering<'c, 'a> {
     addrs: HashMap<usize, Operand>,
     pub model: TaskModel,
     pub errors: Vec<LocatedError<'c>>,
-    /// The graph whose tasks each stream runs (a subgraph's streams other than its parent
-    /// node's are activated, so no other graph may put tasks on them).
-    pub stream_owner: HashMap<u32, String>,
+    /// Where each stream lives in the tree of graph instances, and how compiled syncs
+    /// across instances are routed.
+    pub homes: Homes,
+    /// The graph instance being lowered (0: the root).
+    pub instance: u32,
+    /// Values that get fresh workspace bytes when the plan gives them none and they
+    /// reference no input (subgraph outputs the plan leaves in the parent's memory).
+    own_if_unplanned: HashSet<usize>,
+}
+
+/// The stream of `op` (`stream_id`; 0 when it has none, like GE's sources).
+fn stream_id(op: OperationRef) -> u32 {
+    ops::int_attr(op, "stream_id").unwrap_or(0).max(0) as u32
 }
 
 fn key(value: Value) -> usize {
@@ -213,7 +226,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
             addrs: HashMap::new(),
             model,
             errors: Vec::new(),
-            stream_owner: HashMap::new(),
+            homes: Homes::default(),
+            instance: 0,
+            own_if_unplanned: HashSet::new(),
         }
     }
 
@@ -273,6 +288,14 @@ impl<'c, 'a> Lowering<'c, 'a> {
         self.addrs.get(&key(value)).cloned()
     }
 
+    /// Gives `value` (a subgraph output) fresh workspace bytes if its producer's plan
+    /// leaves it out and it references no input: GE plans a While body's computed
+    /// outputs in the loop variables' memory, which the lowering writes with its own
+    /// copies after the body (GE's loop-variable memcpy).
+    pub fn own_buffer_if_unplanned(&mut self, value: Value) {
+        self.own_if_unplanned.insert(key(value));
+    }
+
     pub fn set_addr(&mut self, value: Value, operand: Operand) {
         self.addrs.insert(key(value), operand);
     }
@@ -300,7 +323,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
 
     /// The stream of `op` (`stream_id`; 0 when it has none, like GE's sources).
     pub fn stream_of(&self, op: OperationRef) -> u32 {
-        ops::int_attr(op, "stream_id").unwrap_or(0).max(0) as u32
+        stream_id(op)
     }
 
     /// The workspace operand output `k` of `op` has in the plan, if any.
@@ -383,12 +406,12 @@ impl<'c, 'a> Lowering<'c, 'a> {
             Role::Const => self.lower_const(op, &name),
             Role::Variable => self.lower_variable(op, &name),
             Role::Send => {
-                if let Some(event) = self.id_attr(op, "event_id") {
+                if let Some(event) = self.sync_event(op) {
                     self.push(stream, Task::EventRecord { node: name, event });
                 }
             }
             Role::Recv => {
-                if let Some(event) = self.id_attr(op, "event_id") {
+                if let Some(event) = self.sync_event(op) {
                     self.push(
                         stream,
                         Task::EventWait {
@@ -398,6 +421,16 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     );
                     self.push(stream, Task::EventReset { node: name, event });
                 }
+            }
+            Role::SendNotify | Role::RecvNotify
+                if self.homes.fate(self.instance, op) == SyncFate::Crossing =>
+            {
+                self.error(
+                    op,
+                    "a notify between two graph instances (a subgraph and its parent, or two \
+                     subgraphs) is not lowered: it would fire once per trip of a loop but be \
+                     waited once",
+                );
             }
             Role::SendNotify => {
                 if let Some(notify) = self.notify_id(op) {
@@ -459,6 +492,16 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 self.error(op, format!("no `{attr}`"));
                 None
             }
+        }
+    }
+
+    /// The event a compiled Send/Recv records or waits for here, or `None` when the pair
+    /// is routed elsewhere ([`Homes`]) or the op has no id (an error).
+    fn sync_event(&mut self, op: OperationRef<'c, 'a>) -> Option<u32> {
+        match self.homes.fate(self.instance, op) {
+            SyncFate::Keep | SyncFate::Crossing => self.id_attr(op, "event_id"),
+            SyncFate::Renamed(event) => Some(event),
+            SyncFate::Dropped => None,
         }
     }
 
@@ -625,6 +668,24 @@ impl<'c, 'a> Lowering<'c, 'a> {
             let operand = match self.planned_output(op, k, value) {
                 Some(Ok(planned)) => planned,
                 Some(Err(())) => return None,
+                None if ref_input.is_none() && self.own_if_unplanned.contains(&key(value)) => {
+                    let desc = match desc_of_type(value.r#type()) {
+                        Ok(d) => d,
+                        Err(e) => {
+                            self.error(op, format!("output {k}: {e}"));
+                            return None;
+                        }
+                    };
+                    let offset = self.new_workspace(desc.bytes());
+                    Operand {
+                        addr: Addr {
+                            region: Region::Workspace,
+                            offset,
+                        },
+                        size: desc.bytes(),
+                        desc,
+                    }
+                }
                 None => {
                     let Some(input) = ref_input.and_then(|i| inputs.get(i)) else {
                         self.error(

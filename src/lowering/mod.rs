@@ -2,7 +2,8 @@
 //!
 //! * `model`: the lowered model as plain Rust ([`model::TaskModel`]), the runtime's input;
 //! * `lower`: the analysis, compiled IR → model ([`lower_module`]), with `control_flow` for
-//!   If / Case / While / PartitionedCall and `ir_read` for types, attributes and bytes;
+//!   If / Case / While / PartitionedCall, `homes` for where streams live among the graph
+//!   instances (streams the physical split shares between graphs), and `ir_read` for types, attributes and bytes;
 //! * `emit`: the model as `ascend_task` MLIR; `read`: that MLIR back to the model
 //!   ([`read_task_model`], the exact inverse);
 //! * `verify`: checks on a model (events, ids, labels, activations, address bounds);
@@ -10,6 +11,7 @@
 
 pub mod control_flow;
 pub mod emit;
+mod homes;
 pub mod ir_read;
 pub mod lower;
 pub mod model;
