@@ -39,8 +39,11 @@
 //! the same index; each segment starts with a signal from S to `s` and ends with a join
 //! from `s` to S (in every branch and every loop trip, whether `s` has tasks there or
 //! not); after a While's exit label `s` joins S once more (its last switch read the
-//! index). So `s` runs each of its subgraph tasks exactly when S runs that subgraph, after
-//! the segment's inputs, and S leaves the node only after `s` is done with it.
+//! index); at the node's end S *releases* `s`, which waits for that before its own later
+//! tasks. So `s` runs each of its subgraph tasks exactly when S runs that subgraph, after
+//! the segment's inputs; S leaves the node only after `s` is done with it; and `s` goes on
+//! only after the whole node is done (the compiled order puts `s`'s later tasks after
+//! every task of the node, on whatever stream).
 
 use super::{
     homes::op_key,
@@ -112,6 +115,11 @@ pub(crate) fn lower_functional<'c, 'a>(
         "Case" | "StatelessCase" => lower_case(lw, &node, &inputs, &subgraphs),
         "While" | "StatelessWhile" => lower_while(lw, &node, &inputs, &subgraphs),
         _ => lower_call(lw, &node, &inputs, &subgraphs),
+    }
+    // ... and waits for the node's end before its own later tasks, which the compiled
+    // order puts after everything of the node.
+    for &s in &node.mirrored {
+        signal(lw, node.stream, s, &format!("{name}/Release"));
     }
     for event in lw.homes.record_after.get(&key).cloned().unwrap_or_default() {
         lw.push(
