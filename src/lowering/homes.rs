@@ -250,7 +250,10 @@ impl Homes {
                     continue;
                 }
                 let l = self.lca(u.instance, v.instance);
-                let (nu, nv) = (self.node_below(l, u.instance), self.node_below(l, v.instance));
+                let (nu, nv) = (
+                    self.node_below(l, u.instance),
+                    self.node_below(l, v.instance),
+                );
                 if nu.is_some() && nu == nv {
                     self.fates.insert((u.instance, u.op), SyncFate::Dropped);
                     self.fates.insert((v.instance, v.op), SyncFate::Dropped);
