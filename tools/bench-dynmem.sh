@@ -8,17 +8,20 @@
 #    against one aclrtMalloc / aclrtFree per tensor (examples/dynmem_alloc.rs), on the
 #    simulator.
 # Kernels run as opaque stand-ins (the memory numbers do not depend on the values).
-# Usage: tools/bench-dynmem.sh [ops] [rounds]   (release build)
+# Usage: tools/bench-dynmem.sh [ops] [rounds]   (release build unless PROFILE=debug; the
+# memory columns do not depend on the build, the throughput ones do)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ops=${1:-1000}
 rounds=${2:-20}
-nice -n 10 cargo build --release -q -p ascend-sim
-nice -n 10 cargo build --release -q -p ge-mlir --bin ge-run --bin ge-gen --bin ge-opt --example dynmem_alloc
-bin=target/release
+profile=${PROFILE:-release}
+build_flag=$([ "$profile" = release ] && echo --release || true)
+nice -n 10 cargo build $build_flag -q -p ascend-sim
+nice -n 10 cargo build $build_flag -q -p ge-mlir --bin ge-run --bin ge-gen --bin ge-opt --example dynmem_alloc
+bin=target/$profile
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), load: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+echo "$profile build; date: $(date -u '+%Y-%m-%d %H:%M UTC'), load: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 printf '%-12s %-20s %7s %12s %12s %12s %12s %8s %8s %9s\n' family compile streams memory_size max-live plan-live dyn-peak peak/ms peak/ml allocs
 for family in wide-dag transformer resnet; do
   "$bin/ge-gen" --family "$family" --ops "$ops" --seed 1 > "$tmp/$family.mlir"

@@ -264,7 +264,7 @@ fn scalable_splits_a_larger_span_and_merges_buddies_back() {
     };
     assert_eq!(pool.span_addr(b), 0x100000 + 4 * PAGE_SIZE);
     assert_eq!(pool.layer_pages(), vec![4]);
-    assert_eq!(pool.recycle(), vec![], "split roots are not recycled");
+    assert!(pool.recycle().is_empty(), "split roots are not recycled");
     pool.free(a).unwrap();
     assert_eq!(pool.layer_pages(), vec![3, 4]);
     pool.free(b).unwrap();
@@ -666,25 +666,44 @@ fn exhausted_memory_walks_every_recovery_step_then_fails_cleanly() {
         &steps[steps.len() - 2..],
         &[Borrow { stream: 0 }, OutOfMemory { stream: 0 }]
     );
+    // The stream's own pool: wait, synchronise, recycle, then its retry, after every
+    // pool had its turn.
     let own_retry = steps
         .iter()
-        .rposition(|s| {
+        .position(|s| {
             *s == Retry {
                 level: 2,
                 stream: 0,
             }
         })
         .unwrap();
-    let own_sync = steps
-        .iter()
-        .rposition(|s| {
-            *s == Synchronize {
+    assert_eq!(
+        &steps[own_retry - 3..own_retry],
+        &[
+            WaitForLaunches {
                 level: 2,
-                stream: 0,
+                stream: 0
+            },
+            Synchronize {
+                level: 2,
+                stream: 0
+            },
+            Recycle {
+                level: 2,
+                stream: 0
+            },
+        ]
+    );
+    let pool_1 = steps
+        .iter()
+        .position(|s| {
+            *s == Recycle {
+                level: 2,
+                stream: 1,
             }
         })
         .unwrap();
-    assert!(own_sync < own_retry);
+    assert!(pool_1 < own_retry);
     // Stream 1's idle page went back to the device during the recovery; nothing is held
     // for the failed request.
     assert_eq!(mem.pool(0).held_bytes(), 0);

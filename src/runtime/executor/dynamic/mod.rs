@@ -644,8 +644,8 @@ fn collective_calls(
             outputs.len()
         )));
     }
-    for k in 0..inputs.len() {
-        let (input, output, send, recv) = (&inputs[k], &outputs[k], sends[k], recvs[k]);
+    let pairs = inputs.iter().zip(outputs).zip(sends.iter().zip(recvs));
+    for ((input, output), (&send, &recv)) in pairs {
         let dtype = hccl_dtype(input.desc.dtype).ok_or_else(|| {
             RuntimeError::Model(format!("HCCL has no {:?} type", input.desc.dtype))
         })?;
