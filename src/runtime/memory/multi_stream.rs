@@ -243,6 +243,7 @@ impl<D: DeviceMemory> MultiStreamMemory<D> {
             return Ok(Some(span));
         }
         self.synchronize(2, stream)?;
+        self.log.push(RetryStep::Recycle { level: 2, stream });
         self.recycle_free_mem(stream)?;
         self.log.push(RetryStep::Retry { level: 2, stream });
         self.l2_try(stream, size)
@@ -277,6 +278,10 @@ impl<D: DeviceMemory> MultiStreamMemory<D> {
         }
         for other in 0..self.streams.len() {
             self.synchronize(2, other)?;
+            self.log.push(RetryStep::Recycle {
+                level: 2,
+                stream: other,
+            });
             self.recycle_free_mem(other)?;
             self.log.push(RetryStep::Retry {
                 level: 1,
@@ -532,7 +537,6 @@ impl<D: DeviceMemory> MultiStreamMemory<D> {
     /// `RecycleFreeMem` / `L2MemPool::Recycle` of `stream`: its idle whole roots back to L1.
     pub fn recycle_free_mem(&mut self, stream: usize) -> Result<(), MemError> {
         self.check_stream(stream)?;
-        self.log.push(RetryStep::Recycle { level: 2, stream });
         for root in self.streams[stream].pool.recycle() {
             self.l1.free(&mut self.device, l1_block(root))?;
         }
