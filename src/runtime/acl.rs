@@ -443,6 +443,16 @@ impl Acl {
         Ok(Event(Handle::new(self, raw)))
     }
 
+    /// `aclrtCreateEventExWithFlag(flag)`: an event with CUDA semantics (each record
+    /// replaces the last, never reset), as GE's runtime `EventAllocator` creates them.
+    pub fn create_event_ex(self: &Arc<Self>, flag: u32) -> Result<Event, RuntimeError> {
+        // SAFETY: a valid out pointer and an integer.
+        let raw = self.create("aclrtCreateEventExWithFlag", |out| unsafe {
+            (self.f.aclrtCreateEventExWithFlag)(out, flag)
+        })?;
+        Ok(Event(Handle::new(self, raw)))
+    }
+
     pub fn create_notify(self: &Arc<Self>) -> Result<Notify, RuntimeError> {
         // SAFETY: a valid out pointer.
         let raw = self.create("aclrtCreateNotify", |out| unsafe {

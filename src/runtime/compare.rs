@@ -341,6 +341,7 @@ mod tests {
                 })
                 .collect(),
             report: None,
+            memory: Vec::new(),
         };
         assert!(check_run(&reference, &run).is_empty());
         run.ranks[1].variables[0].1 = f32s(&[2], &[1.0, 2.5]);

@@ -15,6 +15,8 @@ pub mod error;
 pub mod executor;
 pub mod hccl;
 #[deny(unsafe_code)]
+pub mod memory;
+#[deny(unsafe_code)]
 pub mod reference;
 #[deny(unsafe_code)]
 pub mod tensor;

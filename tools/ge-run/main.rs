@@ -18,7 +18,8 @@ use ge_mlir::{
         compare::compare_bitwise,
         device::Device,
         executor::{
-            check_input, run_model_with, seeded_input, task_kind, RunOptions, RunResult, SimReport,
+            check_input, run_model_with, seeded_input, task_kind, MemoryMode, RunOptions,
+            RunResult, SimReport,
         },
         reference::{run_reference, ReferenceOptions},
         tensor::HostTensor,
@@ -119,6 +120,11 @@ struct Cli {
     #[arg(long = "sim-config", value_name = "KEY=VALUE")]
     sim_config: Vec<String>,
 
+    /// Where tensors live: `static` (the compiled plan's workspace) or `dynamic`
+    /// (allocated per tensor at run time by GE's multi-stream allocators)
+    #[arg(long, value_name = "static|dynamic", default_value = "static")]
+    memory: MemoryMode,
+
     /// Bound of one run's synchronisation, in milliseconds
     #[arg(long, default_value_t = 60_000, value_name = "MS")]
     sync_timeout_ms: i32,
@@ -188,6 +194,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         } else {
             cli.sim_config.clone()
         },
+        memory: cli.memory,
     };
     println!("{}", model_summary(&model));
     let reference = if cli.check {
@@ -225,6 +232,9 @@ fn run(cli: &Cli) -> Result<(), String> {
                 "{}",
                 schedule_summary(k, &options, &mode_note, &model, &result)
             );
+            for memory in &result.memory {
+                println!("schedule {k}: {memory}");
+            }
             if let Some(dir) = &cli.output_dir {
                 write_outputs(dir, k, cli, &model, &result)?;
             }

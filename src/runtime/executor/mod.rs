@@ -4,6 +4,7 @@
 //! of the recorded model (variables stay on the device), outputs read after each run and
 //! variables after the last.
 
+pub mod dynamic;
 pub mod load;
 pub mod report;
 
@@ -15,6 +16,7 @@ use crate::{
         tensor::{input_seed_name, HostTensor},
     },
 };
+pub use dynamic::{DynamicMemoryReport, MemoryMode};
 pub use load::{task_kind, task_node};
 use load::{LoadContext, RankModel};
 pub use report::{SimReport, StreamBusy};
@@ -49,6 +51,9 @@ pub struct RunOptions {
     /// More `key=value` simulator settings (device limits: `max_streams`, `max_events`,
     /// `max_notifies`, `memory_bytes`, `max_tasks_per_stream`, ...), passed as given.
     pub sim_config: Vec<String>,
+    /// `--memory`: the static plan's workspace (default) or run-time allocation per
+    /// tensor ([`dynamic`]).
+    pub memory: MemoryMode,
 }
 
 impl Default for RunOptions {
@@ -66,6 +71,7 @@ impl Default for RunOptions {
             sync_timeout_ms: 60_000,
             trace: false,
             sim_config: Vec::new(),
+            memory: MemoryMode::Static,
         }
     }
 }
@@ -109,6 +115,8 @@ pub struct RunResult {
     pub ranks: Vec<RankResult>,
     /// The simulator's report of the last run; `None` on a real device.
     pub report: Option<SimReport>,
+    /// Per rank, what dynamic memory mode did (empty in static mode).
+    pub memory: Vec<DynamicMemoryReport>,
 }
 
 /// Model input `position` of rank `rank` when nobody supplied it (tensor.rs).
@@ -212,6 +220,9 @@ pub fn run_model_with(
     options: &RunOptions,
     on_iteration: &mut dyn FnMut(u32),
 ) -> Result<RunResult, RuntimeError> {
+    if options.memory == MemoryMode::Dynamic {
+        return dynamic::run_model_with(model, options, on_iteration);
+    }
     if options.iterations == 0 || options.ranks == 0 {
         return Err(RuntimeError::Input(
             "iterations and ranks must be at least 1".to_owned(),
@@ -287,7 +298,11 @@ pub fn run_model_with(
             .sim_report()
             .map(|text| SimReport::parse(&text))
             .transpose()?;
-        Ok(RunResult { ranks, report })
+        Ok(RunResult {
+            ranks,
+            report,
+            memory: Vec::new(),
+        })
     })();
     // Release every rank on its own device, then drop the communicators and reset the
     // devices so the next run starts clean; on an error path the first error stands.
