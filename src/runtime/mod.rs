@@ -17,6 +17,8 @@ pub mod hccl;
 #[deny(unsafe_code)]
 pub mod reference;
 #[deny(unsafe_code)]
+pub mod streams;
+#[deny(unsafe_code)]
 pub mod tensor;
 
 pub use error::RuntimeError;

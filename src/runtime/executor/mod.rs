@@ -5,7 +5,9 @@
 //! variables after the last.
 
 pub mod load;
+pub mod multi;
 pub mod report;
+pub mod zero_copy;
 
 use crate::{
     lowering::model::{Task, TaskModel},
@@ -16,6 +18,8 @@ use crate::{
     },
 };
 pub use load::{task_kind, task_node};
+pub use multi::{run_models, MultiRunResult};
+pub use zero_copy::{run_model_zero_copy, IoBufferPlan, ZeroCopyResult};
 use load::{LoadContext, RankModel};
 pub use report::{SimReport, StreamBusy};
 use std::path::PathBuf;
