@@ -160,8 +160,17 @@ fn lower_graph<'c>(
     while let Some(op) = next {
         next = op.next_in_block();
         let op_name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let def = def_of(op);
+        let is_input = has(def, Trait::GraphInput) || has(def, Trait::DataLike);
         let mut inputs = Vec::new();
-        for value in ops::data_operands(op) {
+        // A Data reads its function argument (root) or the parent's input (branch): no
+        // edge of the execute graph.
+        let operands = if is_input {
+            Vec::new()
+        } else {
+            ops::data_operands(op)
+        };
+        for value in operands {
             match ops::producer(value) {
                 ops::Producer::Op { op: from, result } => match ids.get(&ops::OpKey::of(from)) {
                     Some(&node) => inputs.push(Endpoint {
@@ -191,7 +200,6 @@ fn lower_graph<'c>(
             ));
             continue;
         }
-        let def = def_of(op);
         let ge_type = ops::ge_type(op).unwrap_or("?").to_string();
         let node_name = ops::node_name(op).unwrap_or("").to_string();
         let outputs = ops::data_results(op).len() as u32;
@@ -208,7 +216,7 @@ fn lower_graph<'c>(
                 }
             },
         };
-        let id = if has(def, Trait::GraphInput) || has(def, Trait::DataLike) {
+        let id = if is_input {
             let index = ops::int_attr(op, "index").unwrap_or(0);
             if root {
                 let id = graph.push(Kind::Data { index }, node_name, inputs, outputs);

@@ -16,8 +16,8 @@ module {
 
 module {
   func.func @main() {
-    // expected-error @+1 {{read-rt: `ascend.relu` is not an ascend_rt op}}
-    %x = "ascend.relu"() : () -> tensor<4xf32>
+    // expected-error @+1 {{read-rt: `arith.constant` is not an ascend_rt op}}
+    %x = arith.constant 0 : i32
     return
   }
 }
