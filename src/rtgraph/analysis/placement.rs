@@ -14,7 +14,8 @@
 //! kernels: hbm); pass-throughs (`PointFromInputs`, `IdentityAddr`) keep their input's;
 //! `cond` outputs and `inner_data` are wherever their branch / parent put them (unknown:
 //! no copy). Where it is needed: a kernel reads its inputs at its own placement, except
-//! shape computations (`Shape`, `Rank`, `Size`), which read no data; a `cond` reads its
+//! shape computations (`Shape`, `Rank`, `Size`), which read no data, and the copies
+//! themselves (and `SyncStream`), which read theirs where it is; a `cond` reads its
 //! predicate on the host (input 0); the root `netoutput` takes its inputs at its
 //! `placement` (hbm unless it says otherwise); guarders and pass-throughs need nothing.
 
@@ -89,6 +90,14 @@ pub fn placement_of(graph: &Graph, e: Endpoint) -> Option<Placement> {
     }
 }
 
+/// The copies and the stream sync read their input where it is.
+fn is_copy(op_type: &str) -> bool {
+    matches!(
+        op_type,
+        "CopyH2D" | "CopyD2H" | "MakeSureTensorAtDevice" | "SyncStream"
+    )
+}
+
 fn is_shape_only(op_type: &str) -> bool {
     op_table()
         .by_ge_type(op_type)
@@ -98,7 +107,7 @@ fn is_shape_only(op_type: &str) -> bool {
 /// Where the consumer `node` needs its input `k`; `None`: anywhere.
 pub fn needed_at(node: &crate::rtgraph::model::Node, k: usize) -> Option<Placement> {
     match &node.kind {
-        Kind::Kernel { op_type } if is_shape_only(op_type) => None,
+        Kind::Kernel { op_type } if is_shape_only(op_type) || is_copy(op_type) => None,
         Kind::Kernel { .. } => Some(node.placement.unwrap_or(Placement::Hbm)),
         Kind::Cond { .. } if k == 0 => Some(Placement::Host),
         Kind::NetOutput => Some(node.placement.unwrap_or(Placement::Hbm)),

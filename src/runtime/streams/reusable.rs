@@ -287,17 +287,32 @@ mod tests {
         assert_eq!(p.task_num(c), Some(20));
     }
 
+    /// A pool whose model 1 holds streams of 5, 30 and 60 tasks.
+    fn three_sizes() -> (ReusableStreamAllocator<CountingStreams>, [StreamId; 3]) {
+        let mut p = pool(ReusePolicy::TaskCount {
+            max_tasks_per_stream: 1000,
+            exclusive: false,
+        });
+        let ids = [5, 30, 60].map(|t| p.get_or_create_rt_stream(1, 0, 0, t).unwrap());
+        (p, ids)
+    }
+
     #[test]
     fn the_closest_task_count_is_reused_first() {
-        let mut p = pool(SHARED);
-        let small = p.get_or_create_rt_stream(1, 0, 0, 5).unwrap();
-        let middle = p.get_or_create_rt_stream(1, 0, 0, 30).unwrap();
-        let large = p.get_or_create_rt_stream(1, 0, 0, 60).unwrap();
-        assert_eq!(p.get_or_create_rt_stream(2, 0, 0, 28).unwrap(), middle);
-        assert_eq!(p.get_or_create_rt_stream(3, 0, 0, 55).unwrap(), large);
-        assert_eq!(p.get_or_create_rt_stream(4, 0, 0, 1).unwrap(), small);
-        assert_eq!(p.stats().created, 3);
-        assert_eq!(p.stats().reused, 3);
+        for (request, expected) in [(28, 1), (55, 2), (1, 0), (45, 1), (46, 2)] {
+            let (mut p, ids) = three_sizes();
+            assert_eq!(
+                p.get_or_create_rt_stream(2, 0, 0, request).unwrap(),
+                ids[expected],
+                "a request of {request} tasks"
+            );
+            assert_eq!(p.stats().created, 3);
+            assert_eq!(p.stats().reused, 1);
+        }
+        // the count grows with each holder: 30 + 28 = 58 is now closest to 55
+        let (mut p, ids) = three_sizes();
+        p.get_or_create_rt_stream(2, 0, 0, 28).unwrap();
+        assert_eq!(p.get_or_create_rt_stream(3, 0, 0, 55).unwrap(), ids[1]);
     }
 
     #[test]
@@ -318,8 +333,14 @@ mod tests {
         let full = p.get_or_create_rt_stream(1, 0, 0, 90).unwrap();
         let fresh = p.get_or_create_rt_stream(2, 0, 0, 11).unwrap();
         assert_ne!(full, fresh, "90 + 11 tasks exceed the limit of 100");
-        assert_eq!(p.get_or_create_rt_stream(3, 0, 0, 10).unwrap(), full);
-        assert_eq!(p.task_num(full), Some(100));
+        // 90 + 60 does not fit, 11 + 60 does, though 90 is closer to 60
+        assert_eq!(p.get_or_create_rt_stream(3, 0, 0, 60).unwrap(), fresh);
+        // exactly at the limit is allowed
+        let mut q = pool(SHARED);
+        let s = q.get_or_create_rt_stream(1, 0, 0, 90).unwrap();
+        assert_eq!(q.get_or_create_rt_stream(2, 0, 0, 10).unwrap(), s);
+        assert_eq!(q.task_num(s), Some(100));
+        assert_ne!(q.get_or_create_rt_stream(3, 0, 0, 1).unwrap(), s);
     }
 
     #[test]
