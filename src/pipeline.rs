@@ -110,7 +110,8 @@ pub static PASSES: &[PassInfo] = &[
     },
     PassInfo {
         flag: "lower-to-rt",
-        description: "Build GE's runtime v2 execute graph (ascend_rt) from a compiled model: kernels with \
+        description:
+            "Build GE's runtime v2 execute graph (ascend_rt) from a compiled model: kernels with \
                       FreeMemory guarders and placements, If/Case as cond nodes over branch \
                       frames (inner_data ... inner_netoutput)",
         options: crate::rtgraph::passes::lower::OPTIONS,
@@ -178,7 +179,8 @@ pub static PASSES: &[PassInfo] = &[
     },
     PassInfo {
         flag: "rt-chain-conflict",
-        description: "GE CalcChainConflictSolvePolicy on the execute graph: a PointFromInputs before \
+        description:
+            "GE CalcChainConflictSolvePolicy on the execute graph: a PointFromInputs before \
                       each branch's inner NetOutput for the If/Case outputs whose branches \
                       feed them from different sources",
         options: crate::rtgraph::passes::chain_conflict::OPTIONS,
@@ -194,7 +196,8 @@ pub static PASSES: &[PassInfo] = &[
     },
     PassInfo {
         flag: "rt-subgraph-guarders",
-        description: "GE CalcSubgraphGuardersPolicy on the execute graph: guarders of If/Case branch \
+        description:
+            "GE CalcSubgraphGuardersPolicy on the execute graph: guarders of If/Case branch \
                       outputs moved to the parent, IdentityAddr plus-refs inside the branches, \
                       branches aligned on the guarded indexes",
         options: crate::rtgraph::passes::guarders::OPTIONS,

@@ -11,8 +11,8 @@ use ge_mlir::{
     runtime::{
         device::{self, Device},
         executor::{run_model_zero_copy, run_models, IoBufferPlan, RunOptions},
-        tensor::HostTensor,
         streams::{AclStreams, StreamAllocator, StreamSlot},
+        tensor::HostTensor,
     },
 };
 
@@ -176,7 +176,11 @@ fn gert_stream_allocator_on_the_simulator() {
     let error = allocator.acquire_streams(6).unwrap_err().to_string();
     assert!(error.contains("creating slot 4"), "{error}");
     assert!(error.contains("ACL_ERROR_RT_NO_STREAM_RESOURCE"), "{error}");
-    assert_eq!(allocator.streams().len(), 4, "the slots created before the failure stay");
+    assert_eq!(
+        allocator.streams().len(),
+        4,
+        "the slots created before the failure stay"
+    );
     allocator.release().unwrap();
     acl.reset_device(0).unwrap();
 }
@@ -220,11 +224,18 @@ fn bound_buffers_carry_the_run_and_are_checked_before_it() {
 
 #[test]
 fn buffers_that_break_a_reuse_pair_are_param_invalid_naming_the_pair() {
-    let error = run_model_zero_copy(&reusing_model(), &RunOptions::default(), IoBufferPlan::Separate)
-        .unwrap_err()
-        .to_string();
+    let error = run_model_zero_copy(
+        &reusing_model(),
+        &RunOptions::default(),
+        IoBufferPlan::Separate,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(error.contains("PARAM_INVALID"), "{error}");
     assert!(error.contains("output[1] address"), "{error}");
-    assert!(error.contains("must be same as input[0] address"), "{error}");
+    assert!(
+        error.contains("must be same as input[0] address"),
+        "{error}"
+    );
     assert!(error.contains("`0,1`"), "{error}");
 }

@@ -38,7 +38,10 @@ fn emit_graph(out: &mut String, graph: &Graph) {
         .map(|n| (n.id, format!("%n{}", n.id.0)))
         .collect();
     let value = |e: &Endpoint| -> String {
-        let base = names.get(&e.node).cloned().unwrap_or_else(|| format!("%missing{}", e.node.0));
+        let base = names
+            .get(&e.node)
+            .cloned()
+            .unwrap_or_else(|| format!("%missing{}", e.node.0));
         let outputs = graph.node(e.node).map_or(1, |n| n.outputs);
         if outputs == 1 {
             base

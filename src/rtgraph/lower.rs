@@ -36,7 +36,10 @@ pub fn lower_module<'c>(
     root: &str,
 ) -> Result<Module, Vec<LocatedError<'c>>> {
     let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
-        return Err(vec![LocatedError::at(module, "lower-to-rt: the module has no body")]);
+        return Err(vec![LocatedError::at(
+            module,
+            "lower-to-rt: the module has no body",
+        )]);
     };
     let mut funcs: BTreeMap<String, OperationRef<'c, '_>> = BTreeMap::new();
     let mut public = Vec::new();
@@ -154,7 +157,10 @@ fn lower_graph<'c>(
     // out-anchors with a guarder in this graph
     let mut guarded: HashSet<Endpoint> = HashSet::new();
     let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {
-        return Err(vec![LocatedError::at(func, "lower-to-rt: a function without a body")]);
+        return Err(vec![LocatedError::at(
+            func,
+            "lower-to-rt: a function without a body",
+        )]);
     };
     let mut next = block.first_operation();
     while let Some(op) = next {
@@ -189,7 +195,11 @@ fn lower_graph<'c>(
             }
         }
         if op_name == "func.return" {
-            let kind = if root { Kind::NetOutput } else { Kind::InnerNetOutput };
+            let kind = if root {
+                Kind::NetOutput
+            } else {
+                Kind::InnerNetOutput
+            };
             graph.push(kind, "", inputs, 0);
             continue;
         }
@@ -220,7 +230,8 @@ fn lower_graph<'c>(
             let index = ops::int_attr(op, "index").unwrap_or(0);
             if root {
                 let id = graph.push(Kind::Data { index }, node_name, inputs, outputs);
-                graph.node_mut(id).expect("pushed").placement = Some(explicit.unwrap_or(Placement::Hbm));
+                graph.node_mut(id).expect("pushed").placement =
+                    Some(explicit.unwrap_or(Placement::Hbm));
                 id
             } else {
                 let guarder_outside = guarded_inputs
@@ -238,7 +249,8 @@ fn lower_graph<'c>(
             }
         } else if has(def, Trait::ConstLike) || has(def, Trait::VarLike) {
             let id = graph.push(Kind::Const, node_name, inputs, outputs);
-            graph.node_mut(id).expect("pushed").placement = Some(explicit.unwrap_or(Placement::Hbm));
+            graph.node_mut(id).expect("pushed").placement =
+                Some(explicit.unwrap_or(Placement::Hbm));
             id
         } else if has(def, Trait::Conditional) {
             let list = def.map(|d| branches_of(op, d)).unwrap_or_default();
@@ -268,11 +280,19 @@ fn lower_graph<'c>(
             } else {
                 Placement::Hbm
             });
-            let id = graph.push(Kind::Kernel { op_type: ge_type }, node_name, inputs, outputs);
+            let id = graph.push(
+                Kind::Kernel { op_type: ge_type },
+                node_name,
+                inputs,
+                outputs,
+            );
             graph.node_mut(id).expect("pushed").placement = Some(placement);
             if !has(def, Trait::Phony) && !has(def, Trait::Reshape) {
                 for k in 0..outputs {
-                    let e = Endpoint { node: id, output: k };
+                    let e = Endpoint {
+                        node: id,
+                        output: k,
+                    };
                     graph.push(
                         Kind::Guarder {
                             guarder_type: "FreeMemory".into(),

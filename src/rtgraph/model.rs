@@ -50,11 +50,15 @@ impl fmt::Display for Placement {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
     /// A model input.
-    Data { index: i64 },
+    Data {
+        index: i64,
+    },
     /// A weight.
     Const,
     /// A kernel of GE op type `op_type` (copies and SyncStream too).
-    Kernel { op_type: String },
+    Kernel {
+        op_type: String,
+    },
     /// Releases input `release_index` at the end of its frame.
     Guarder {
         guarder_type: String,
@@ -138,7 +142,13 @@ impl Graph {
     }
 
     /// Appends a node; returns its id.
-    pub fn push(&mut self, kind: Kind, name: impl Into<String>, inputs: Vec<Endpoint>, outputs: u32) -> NodeId {
+    pub fn push(
+        &mut self,
+        kind: Kind,
+        name: impl Into<String>,
+        inputs: Vec<Endpoint>,
+        outputs: u32,
+    ) -> NodeId {
         let id = self.fresh();
         self.nodes.push(Node {
             id,

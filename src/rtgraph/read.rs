@@ -15,7 +15,10 @@ pub fn read_module<'c>(module: OperationRef<'c, '_>) -> Result<Module, Vec<Locat
     let mut errors = Vec::new();
     let mut graphs = Vec::new();
     let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
-        return Err(vec![LocatedError::at(module, "read-rt: the module has no body")]);
+        return Err(vec![LocatedError::at(
+            module,
+            "read-rt: the module has no body",
+        )]);
     };
     let mut next = body.first_operation();
     while let Some(func) = next {
@@ -46,7 +49,10 @@ fn read_graph<'c>(func: OperationRef<'c, '_>) -> Result<Graph, Vec<LocatedError<
     let mut errors = Vec::new();
     let mut ids: HashMap<ops::OpKey, NodeId> = HashMap::new();
     let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {
-        return Err(vec![LocatedError::at(func, "read-rt: a graph without a body")]);
+        return Err(vec![LocatedError::at(
+            func,
+            "read-rt: a graph without a body",
+        )]);
     };
     if block.argument_count() > 0 {
         errors.push(LocatedError::at(

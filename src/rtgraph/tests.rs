@@ -34,9 +34,7 @@ fn inner_data(g: &mut Graph, index: i64, outside: bool) -> NodeId {
 
 fn kernel(g: &mut Graph, op: &str, inputs: Vec<Endpoint>) -> NodeId {
     g.push(
-        Kind::Kernel {
-            op_type: op.into(),
-        },
+        Kind::Kernel { op_type: op.into() },
         op.to_lowercase(),
         inputs,
         1,
@@ -140,7 +138,10 @@ fn chain_conflict_inserts_one_point_from_inputs_per_branch_and_is_idempotent() {
         assert_eq!(pfi.outputs, 1);
         let net = branch.net_output().unwrap();
         assert_eq!(net.inputs[0], e(pfi.id, 0));
-        assert_ne!(net.inputs[1].node, pfi.id, "the all-same index is left alone");
+        assert_ne!(
+            net.inputs[1].node, pfi.id,
+            "the all-same index is left alone"
+        );
         // right before the NetOutput
         let at = branch.position(pfi.id).unwrap();
         assert_eq!(branch.nodes[at + 1].id, net.id);
@@ -165,10 +166,16 @@ fn malformed_frames_are_errors_naming_the_cond_and_branch() {
     inner_data(&mut other, 0, false);
     let (module, c) = with_cond(vec![then.clone(), other], 1);
     let error = calc_chain_conflict_solve_policy(&module, 0, c).unwrap_err();
-    assert!(error.contains("branch `else` has no ascend_rt.inner_netoutput"), "{error}");
+    assert!(
+        error.contains("branch `else` has no ascend_rt.inner_netoutput"),
+        "{error}"
+    );
     let (module, c) = with_cond(vec![then], 2);
     let error = calc_subgraph_guarders_policy(&module, 0, c).unwrap_err();
-    assert!(error.contains("returns 1 values, the node has 2 outputs"), "{error}");
+    assert!(
+        error.contains("returns 1 values, the node has 2 outputs"),
+        "{error}"
+    );
     let (mut module, c) = spec_example();
     if let Kind::Cond { branches, .. } = &mut module.graphs[0].node_mut(c).unwrap().kind {
         branches[1] = "nowhere".into();
@@ -264,7 +271,11 @@ fn one_guarded_value_at_two_outputs_gets_a_plus_ref_for_the_second() {
     assert_eq!(policy.parent_guarders.len(), 2);
     assert_eq!(policy.branches[0].removed_guarders.len(), 1, "removed once");
     assert_eq!(
-        policy.branches[0].plus_refs.iter().map(|r| r.netoutput_input).collect::<Vec<_>>(),
+        policy.branches[0]
+            .plus_refs
+            .iter()
+            .map(|r| r.netoutput_input)
+            .collect::<Vec<_>>(),
         [1]
     );
     assert_eq!(policy.branches[1].removed_guarders.len(), 2);
@@ -339,9 +350,24 @@ fn copies_are_planned_per_output_and_destination() {
     let mut g = Graph::new("main", true);
     let x = g.push(Kind::Data { index: 0 }, "x", vec![], 1);
     let shape = placed(&mut g, "Shape", vec![e(x, 0)], Placement::Host);
-    let reshape = placed(&mut g, "Reshape", vec![e(x, 0), e(shape, 0)], Placement::Hbm);
-    let again = placed(&mut g, "Reshape", vec![e(x, 0), e(shape, 0)], Placement::Hbm);
-    let host = placed(&mut g, "Add", vec![e(reshape, 0), e(shape, 0)], Placement::Host);
+    let reshape = placed(
+        &mut g,
+        "Reshape",
+        vec![e(x, 0), e(shape, 0)],
+        Placement::Hbm,
+    );
+    let again = placed(
+        &mut g,
+        "Reshape",
+        vec![e(x, 0), e(shape, 0)],
+        Placement::Hbm,
+    );
+    let host = placed(
+        &mut g,
+        "Add",
+        vec![e(reshape, 0), e(shape, 0)],
+        Placement::Host,
+    );
     let p2p = placed(&mut g, "Neg", vec![e(reshape, 0)], Placement::P2p);
     let back = placed(&mut g, "Abs", vec![e(p2p, 0)], Placement::Host);
     let plan = plan_copies(&g);
@@ -372,7 +398,12 @@ fn the_copy_rewrite_inserts_ges_nodes_with_guarders() {
     let shape = placed(&mut g, "Shape", vec![e(x, 0)], Placement::Host);
     let fill = placed(&mut g, "Fill", vec![e(shape, 0)], Placement::Hbm);
     let to_p2p = placed(&mut g, "Neg", vec![e(fill, 0)], Placement::P2p);
-    let on_host = placed(&mut g, "Abs", vec![e(fill, 0), e(to_p2p, 0)], Placement::Host);
+    let on_host = placed(
+        &mut g,
+        "Abs",
+        vec![e(fill, 0), e(to_p2p, 0)],
+        Placement::Host,
+    );
     g.push(Kind::NetOutput, "", vec![e(on_host, 0)], 0);
     let mut module = Module { graphs: vec![g] };
     assert_eq!(insert_placement_copies(&mut module), 5);

@@ -1,4 +1,7 @@
 // RUN: ge-opt --split-input-file --rt-placement-copies %s | FileCheck %s
+// RUN: ge-opt --split-input-file --rt-placement-copies %s -o %t.once
+// RUN: ge-opt --split-input-file --rt-placement-copies %t.once -o %t.twice
+// RUN: diff %t.once %t.twice
 //
 // GE's placement copy table, one case per row (kOutputDataCopyer).
 

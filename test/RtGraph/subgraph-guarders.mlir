@@ -1,4 +1,7 @@
 // RUN: ge-opt --split-input-file --rt-subgraph-guarders %s | FileCheck %s
+// RUN: ge-opt --split-input-file --rt-subgraph-guarders %s -o %t.once
+// RUN: ge-opt --split-input-file --rt-subgraph-guarders %t.once -o %t.twice
+// RUN: diff %t.once %t.twice
 //
 // CalcSubgraphGuardersPolicy, one rule per case.
 

@@ -47,7 +47,10 @@ pub struct GuardersPolicy {
 
 /// GE's `FindGuarder`: whether `src` is guarded, by which in-graph guarder (none when the
 /// guarder is outside, on the parent), and the guarder's type.
-pub fn find_guarder(graph: &Graph, src: Endpoint) -> Result<Option<(Option<NodeId>, String)>, String> {
+pub fn find_guarder(
+    graph: &Graph,
+    src: Endpoint,
+) -> Result<Option<(Option<NodeId>, String)>, String> {
     if let Some(Kind::InnerData {
         guarder_outside: Some(t),
         ..

@@ -21,7 +21,10 @@ static ID: PassId = PassId::new();
 pub fn create(options: &PassOptions) -> Result<Pass, String> {
     let pass = ChainConflict {
         flag: options.info().flag,
-        inserted: options.statistic("num-point-from-inputs", "Number of PointFromInputs inserted"),
+        inserted: options.statistic(
+            "num-point-from-inputs",
+            "Number of PointFromInputs inserted",
+        ),
     };
     Ok(options.build_pass(pass, &ID))
 }
@@ -34,7 +37,9 @@ pub fn solve_chain_conflicts(module: &mut Module) -> Result<u64, String> {
         if policy.conflict_indexes.is_empty() {
             continue;
         }
-        let name = module.graphs[graph].node(cond).map_or(String::new(), |n| n.name.clone());
+        let name = module.graphs[graph]
+            .node(cond)
+            .map_or(String::new(), |n| n.name.clone());
         for (b, &(branch, out)) in policy.netoutputs.iter().enumerate() {
             let frame = &mut module.graphs[branch];
             let net = frame.node(out).expect("found by the policy").clone();

@@ -21,7 +21,10 @@ static ID: PassId = PassId::new();
 pub fn create(options: &PassOptions) -> Result<Pass, String> {
     let pass = SubgraphGuarders {
         flag: options.info().flag,
-        moved: options.statistic("num-parent-guarders", "Number of guarders created on parents"),
+        moved: options.statistic(
+            "num-parent-guarders",
+            "Number of guarders created on parents",
+        ),
         plus_refs: options.statistic("num-plus-refs", "Number of IdentityAddr plus-refs"),
     };
     Ok(options.build_pass(pass, &ID))
@@ -32,7 +35,9 @@ pub fn move_subgraph_guarders(module: &mut Module) -> Result<(u64, u64), String>
     let (mut guarders, mut refs) = (0, 0);
     for (graph, cond) in conds(module) {
         let policy = calc_subgraph_guarders_policy(module, graph, cond)?;
-        let name = module.graphs[graph].node(cond).map_or(String::new(), |n| n.name.clone());
+        let name = module.graphs[graph]
+            .node(cond)
+            .map_or(String::new(), |n| n.name.clone());
         for (b, branch) in policy.branches.iter().enumerate() {
             let frame = &mut module.graphs[branch.graph];
             for &g in &branch.removed_guarders {

@@ -21,7 +21,10 @@ static ID: PassId = PassId::new();
 pub fn create(options: &PassOptions) -> Result<Pass, String> {
     let pass = PlacementCopies {
         flag: options.info().flag,
-        copies: options.statistic("num-placement-copies", "Number of placement copies inserted"),
+        copies: options.statistic(
+            "num-placement-copies",
+            "Number of placement copies inserted",
+        ),
     };
     Ok(options.build_pass(pass, &ID))
 }
@@ -35,7 +38,11 @@ fn insert_in_graph(graph: &mut Graph) -> u64 {
     let plan = plan_copies(graph);
     let mut syncs: HashMap<NodeId, NodeId> = HashMap::new();
     for copy in &plan {
-        let producer = graph.node(copy.src.node).expect("planned from the graph").name.clone();
+        let producer = graph
+            .node(copy.src.node)
+            .expect("planned from the graph")
+            .name
+            .clone();
         let mut after = copy.src.node;
         if copy.kind.needs_sync_stream() {
             after = *syncs.entry(copy.src.node).or_insert_with(|| {
@@ -57,12 +64,20 @@ fn insert_in_graph(graph: &mut Graph) -> u64 {
             Kind::Kernel {
                 op_type: copy.kind.kernel().into(),
             },
-            format!("{}_{producer}_{}_to_{}", copy.kind.kernel(), copy.src.output, copy.to),
+            format!(
+                "{}_{producer}_{}_to_{}",
+                copy.kind.kernel(),
+                copy.src.output,
+                copy.to
+            ),
             vec![copy.src],
             1,
         );
         graph.node_mut(id).expect("inserted").placement = Some(copy.to);
-        let out = Endpoint { node: id, output: 0 };
+        let out = Endpoint {
+            node: id,
+            output: 0,
+        };
         graph.insert_after(
             id,
             Kind::Guarder {
@@ -74,7 +89,10 @@ fn insert_in_graph(graph: &mut Graph) -> u64 {
             0,
         );
         for &(consumer, k) in &copy.consumers {
-            graph.node_mut(consumer).expect("planned from the graph").inputs[k] = out;
+            graph
+                .node_mut(consumer)
+                .expect("planned from the graph")
+                .inputs[k] = out;
         }
     }
     plan.len() as u64

@@ -18,11 +18,11 @@ use crate::{
     },
 };
 pub use load::{task_kind, task_node};
-pub use multi::{run_models, MultiRunResult};
-pub use zero_copy::{run_model_zero_copy, IoBufferPlan, ZeroCopyResult};
 use load::{LoadContext, RankModel};
+pub use multi::{run_models, MultiRunResult};
 pub use report::{SimReport, StreamBusy};
 use std::path::PathBuf;
+pub use zero_copy::{run_model_zero_copy, IoBufferPlan, ZeroCopyResult};
 
 /// How to run a model.
 #[derive(Debug, Clone)]

@@ -98,17 +98,16 @@ pub fn run_models(
         for round in 0..loads {
             for (position, model) in models.iter().enumerate() {
                 model_id += 1;
-                let outputs = load_and_run(
-                    acl,
-                    &mut pool,
-                    model_id,
-                    model,
-                    &inputs[position],
-                    options,
-                )
-                .map_err(|e| {
-                    e.at(|| format!("load {} of model `{}` (round {round})", model_id, model.name))
-                })?;
+                let outputs =
+                    load_and_run(acl, &mut pool, model_id, model, &inputs[position], options)
+                        .map_err(|e| {
+                            e.at(|| {
+                                format!(
+                                    "load {} of model `{}` (round {round})",
+                                    model_id, model.name
+                                )
+                            })
+                        })?;
                 if !reuse {
                     // GE's HEAD: a model's streams die with it.
                     for id in pool.release_model(model_id) {
@@ -158,7 +157,10 @@ fn load_and_run(
             .get_or_create_rt_stream(model_id, 0, STREAM_PERSISTENT, task_num)
             .map_err(|e| e.at(|| format!("stream {}", tasks.id)))?;
         ids.push(id);
-        streams.push(pool.lend(id).expect("a stream just handed out is in the pool"));
+        streams.push(
+            pool.lend(id)
+                .expect("a stream just handed out is in the pool"),
+        );
     }
     let forget = |pool: &mut ReusableStreamAllocator<AclStreams>, ids: &[StreamId]| {
         pool.release_model(model_id);

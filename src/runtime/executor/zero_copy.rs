@@ -124,7 +124,6 @@ pub fn run_model_zero_copy(
 
 fn slot<T>(list: &mut [T], index: u32) -> Result<&mut T, RuntimeError> {
     let n = list.len();
-    list.get_mut(index as usize).ok_or_else(|| {
-        RuntimeError::Model(format!("IO index {index} out of range ({n} entries)"))
-    })
+    list.get_mut(index as usize)
+        .ok_or_else(|| RuntimeError::Model(format!("IO index {index} out of range ({n} entries)")))
 }

@@ -42,8 +42,7 @@ impl StreamFactory for AclStreams {
 
     fn destroy(&mut self, stream: Stream, force: bool) -> Result<(), RuntimeError> {
         if force {
-            self.acl
-                .synchronize_stream(&stream, self.sync_timeout_ms)?;
+            self.acl.synchronize_stream(&stream, self.sync_timeout_ms)?;
         }
         stream.release()
     }

@@ -151,7 +151,13 @@ impl<F: StreamFactory> ReusableStreamAllocator<F> {
             .filter(|(_, s)| !s.models.contains_key(&model_id))
             .filter(|(_, s)| !exclusive || s.models.is_empty())
             .filter(|(_, s)| s.task_num() + u64::from(task_num) <= u64::from(max_tasks_per_stream))
-            .min_by_key(|(id, s)| (s.task_num().abs_diff(u64::from(task_num)), s.task_num(), *id))
+            .min_by_key(|(id, s)| {
+                (
+                    s.task_num().abs_diff(u64::from(task_num)),
+                    s.task_num(),
+                    *id,
+                )
+            })
             .map(|(id, _)| StreamId(id))
     }
 
@@ -389,7 +395,10 @@ mod tests {
         let mut p = pool(SHARED);
         let a = p.get_or_create_rt_stream(1, 0, 0, 10).unwrap();
         let error = p.destroy_stream(a, false).unwrap_err();
-        assert!(error.to_string().contains("held by model(s) [1]"), "{error}");
+        assert!(
+            error.to_string().contains("held by model(s) [1]"),
+            "{error}"
+        );
         p.destroy_stream(a, true).unwrap();
         p.destroy_stream(a, false).unwrap();
         assert_eq!(p.factory().destroyed, [(1, true)]);

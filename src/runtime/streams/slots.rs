@@ -55,7 +55,9 @@ impl<F: StreamFactory> StreamAllocator<F> {
             let stream = self
                 .factory
                 .create(self.priority, self.flags)
-                .map_err(|e| e.at(|| format!("AcquireStreams({stream_num}): creating slot {slot}")))?;
+                .map_err(|e| {
+                    e.at(|| format!("AcquireStreams({stream_num}): creating slot {slot}"))
+                })?;
             self.slots.push(StreamSlot::Created(stream));
         }
         Ok(&self.slots)

@@ -229,14 +229,22 @@ mod tests {
         };
         let error = check_io_reuse_addrs(&pairs, &bad).unwrap_err().to_string();
         assert!(error.contains("PARAM_INVALID"), "{error}");
-        assert!(error.contains("output[1] address (0x3000) must be same as input[0] address (0x1000)"), "{error}");
+        assert!(
+            error.contains("output[1] address (0x3000) must be same as input[0] address (0x1000)"),
+            "{error}"
+        );
         assert!(error.contains("`0,1`"), "{error}");
         let short = IoAddrs {
             outputs: vec![DevicePtr(0x1000)],
             ..good.clone()
         };
-        let error = check_io_reuse_addrs(&pairs, &short).unwrap_err().to_string();
-        assert!(error.contains("output index 1 out of range, output_num is 1"), "{error}");
+        let error = check_io_reuse_addrs(&pairs, &short)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("output index 1 out of range, output_num is 1"),
+            "{error}"
+        );
         let error = check_io_reuse_addrs(&parse_io_reuse_pairs("4,0").0, &good)
             .unwrap_err()
             .to_string();
