@@ -4,21 +4,25 @@
 # taking its streams from ge_mlir::runtime::streams::ReusableStreamAllocator, with the
 # design's reuse by task count (on) or GE's HEAD behaviour, a stream per request (off).
 # Both runs in this script, side by side, with their wall times.
-# Usage: tools/bench-streams-reuse.sh [loads] [ops]   (debug build unless PROFILE=release)
+# Usage: tools/bench-streams-reuse.sh [loads]   (debug build unless PROFILE=release)
+# MODELS: the ge-gen family:ops pairs loaded in turn (no collectives: one rank).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 loads=${1:-100}
-ops=${2:-200}
+models_spec=${MODELS:-control-flow:200 control-flow:500 wide-dag:600}
 profile=${PROFILE:-debug}
 bin=target/$profile
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 models=()
-# three families of different stream counts, lowered once (compile time is not measured)
-for family in wide-dag resnet control-flow; do
-  if "$bin/ge-gen" --format ge --family "$family" --ops "$ops" --seed 1 > "$tmp/$family.ge" 2>/dev/null \
-     && "$bin/ge-opt" "$tmp/$family.ge" --ge-compile --lower-to-tasks -o "$tmp/$family.mlir" 2>/dev/null; then
-    models+=("$tmp/$family.mlir")
+# models of different stream counts, lowered once (compile time is not measured)
+for spec in $models_spec; do
+  family=${spec%%:*}
+  ops=${spec##*:}
+  name="$family-$ops"
+  if "$bin/ge-gen" --format ge --family "$family" --ops "$ops" --seed 1 > "$tmp/$name.ge" 2>/dev/null \
+     && "$bin/ge-opt" "$tmp/$name.ge" --ge-compile --lower-to-tasks -o "$tmp/$name.mlir" 2>/dev/null; then
+    models+=("$tmp/$name.mlir")
   fi
 done
 [ ${#models[@]} -gt 0 ] || { echo "no model could be generated"; exit 1; }
