@@ -21,6 +21,10 @@ pub mod lowering;
 pub mod onnx;
 #[deny(unsafe_code)]
 pub mod pipeline;
+/// GE's runtime v2 execute graph (`ascend_rt`): lowering and the runtime If/Case and
+/// placement passes.
+#[deny(unsafe_code)]
+pub mod rtgraph;
 /// The ACL loader (`runtime::acl`) is the one place of this module allowed `unsafe`.
 pub mod runtime;
 #[deny(unsafe_code)]

@@ -109,6 +109,15 @@ pub static PASSES: &[PassInfo] = &[
         create: memory::inplace_support_check::create,
     },
     PassInfo {
+        flag: "lower-to-rt",
+        description:
+            "Build GE's runtime v2 execute graph (ascend_rt) from a compiled model: kernels with \
+                      FreeMemory guarders and placements, If/Case as cond nodes over branch \
+                      frames (inner_data ... inner_netoutput)",
+        options: crate::rtgraph::passes::lower::OPTIONS,
+        create: crate::rtgraph::passes::lower::create,
+    },
+    PassInfo {
         flag: "lower-to-tasks",
         description: "Lower a compiled model (after ge-compile) to per-stream task lists: the \
                       module becomes an ascend_task model (weights, variables, inputs, outputs, \
@@ -167,6 +176,32 @@ pub static PASSES: &[PassInfo] = &[
                       StreamMerge, Const into the graph output, RefData into HCCL)",
         options: memory::memcpy_addr_async::OPTIONS,
         create: memory::memcpy_addr_async::create,
+    },
+    PassInfo {
+        flag: "rt-chain-conflict",
+        description:
+            "GE CalcChainConflictSolvePolicy on the execute graph: a PointFromInputs before \
+                      each branch's inner NetOutput for the If/Case outputs whose branches \
+                      feed them from different sources",
+        options: crate::rtgraph::passes::chain_conflict::OPTIONS,
+        create: crate::rtgraph::passes::chain_conflict::create,
+    },
+    PassInfo {
+        flag: "rt-placement-copies",
+        description: "GE's placement copies on the execute graph: CopyH2D, SyncStream + CopyD2H, \
+                      MakeSureTensorAtDevice between host, hbm and p2p tensors, each with a \
+                      FreeMemory guarder",
+        options: crate::rtgraph::passes::placement::OPTIONS,
+        create: crate::rtgraph::passes::placement::create,
+    },
+    PassInfo {
+        flag: "rt-subgraph-guarders",
+        description:
+            "GE CalcSubgraphGuardersPolicy on the execute graph: guarders of If/Case branch \
+                      outputs moved to the parent, IdentityAddr plus-refs inside the branches, \
+                      branches aligned on the guarded indexes",
+        options: crate::rtgraph::passes::guarders::OPTIONS,
+        create: crate::rtgraph::passes::guarders::create,
     },
     PassInfo {
         flag: "set-io-offset",

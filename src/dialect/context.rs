@@ -18,6 +18,10 @@ pub const IRDL_SOURCE: &str = include_str!("../../dialects/ascend.irdl.mlir");
 /// hand-written in `dialects/ascend_task.irdl.mlir`.
 pub const TASK_IRDL_SOURCE: &str = include_str!("../../dialects/ascend_task.irdl.mlir");
 
+/// The IRDL definition of the `ascend_rt` dialect (the runtime v2 execute graph),
+/// hand-written in `dialects/ascend_rt.irdl.mlir`.
+pub const RT_IRDL_SOURCE: &str = include_str!("../../dialects/ascend_rt.irdl.mlir");
+
 /// Creates a context with every upstream dialect registered (so `--pass-pipeline` can mix
 /// upstream passes) and the `ascend` and `ascend_task` dialects loaded from IRDL.
 pub fn new_context() -> Context {
@@ -35,7 +39,7 @@ pub fn new_context() -> Context {
 /// The IRDL module is our own shipped file: failing to load it is a build defect, not a
 /// user error, hence the panic.
 fn load_ascend_dialect(context: &Context) {
-    for source in [IRDL_SOURCE, TASK_IRDL_SOURCE] {
+    for source in [IRDL_SOURCE, TASK_IRDL_SOURCE, RT_IRDL_SOURCE] {
         let module = Module::parse(context, source).expect("embedded IRDL must parse");
         assert!(
             load_irdl_dialects(&module),
@@ -54,5 +58,6 @@ mod tests {
         assert!(context.is_registered_operation("ascend.add"));
         assert!(!context.is_registered_operation("ascend.no_such_op"));
         assert!(context.is_registered_operation("ascend_task.kernel"));
+        assert!(context.is_registered_operation("ascend_rt.cond"));
     }
 }

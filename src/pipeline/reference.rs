@@ -53,6 +53,11 @@ pub const GE_ORIGIN: &[(&str, &str, &str)] = &[
         "ge-memory-conflict.md 3.1.4, behaviour notes B.17",
     ),
     (
+        "lower-to-rt",
+        "gert's lowering to the execute graph (FreeMemory guarders, If/Case frames, placements)",
+        "ge-memory-conflict.md 4.1, 4.4, ge-runtime-acl-notes.md 4",
+    ),
+    (
         "lower-to-tasks",
         "TaskGenerator + DavinciModel's task sink (LabelAllocator for control flow)",
         "ge-runtime-acl-notes.md 3, ge-import-hccl-labels-notes.md 2",
@@ -91,6 +96,21 @@ pub const GE_ORIGIN: &[(&str, &str, &str)] = &[
         "memcpy-addr-async",
         "MemcpyAddrAsyncPass",
         "ge-memory-conflict.md 3.1.6, behaviour notes B.18",
+    ),
+    (
+        "rt-chain-conflict",
+        "CalcChainConflictSolvePolicy + AddPointFromForConflicts (bg_condition.cc)",
+        "ge-memory-conflict.md 4.1.1, behaviour notes B.21",
+    ),
+    (
+        "rt-placement-copies",
+        "PlacedLoweringResult's copy table (placed_lowering_result.cc)",
+        "ge-memory-conflict.md 4.4, ge-runtime-acl-notes.md 4",
+    ),
+    (
+        "rt-subgraph-guarders",
+        "CalcSubgraphGuardersPolicy + AddGuardersToParentNode + AddPlusCount (bg_condition.cc)",
+        "ge-memory-conflict.md 4.1.2, behaviour notes B.21",
     ),
     (
         "set-io-offset",

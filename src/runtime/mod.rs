@@ -19,6 +19,8 @@ pub mod memory;
 #[deny(unsafe_code)]
 pub mod reference;
 #[deny(unsafe_code)]
+pub mod streams;
+#[deny(unsafe_code)]
 pub mod tensor;
 
 pub use error::RuntimeError;

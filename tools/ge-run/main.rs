@@ -8,7 +8,9 @@
 //! summary and writes `--output-dir` / `--trace`.
 
 mod compile;
+mod multi;
 mod npy;
+mod zero_copy;
 
 use clap::{Parser, ValueEnum};
 use compile::{InputKind, Session, Source};
@@ -128,6 +130,25 @@ struct Cli {
     /// Bound of one run's synchronisation, in milliseconds
     #[arg(long, default_value_t = 60_000, value_name = "MS")]
     sync_timeout_ms: i32,
+
+    /// More models for the same process, loaded after INPUT in turn (streams from one pool)
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    models: Vec<String>,
+
+    /// Rounds of loading and running INPUT and --models (one process, one stream pool)
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    loads: u32,
+
+    /// With --models / --loads: reuse pool streams across loads (on) or create a stream per
+    /// request as GE's HEAD does (off)
+    #[arg(long, value_name = "on|off", value_parser = ["on", "off"], default_value = "on")]
+    stream_reuse: String,
+
+    /// Run on IO buffers bound to the model (zero copy) with GE's CheckIoReuseAddrs before
+    /// each execution: `shared` gives an output that reuses an input that input's buffer,
+    /// `separate` every output its own (refused when the model has such pairs)
+    #[arg(long, value_name = "shared|separate", value_parser = ["shared", "separate"])]
+    zero_copy: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -169,6 +190,9 @@ fn run(cli: &Cli) -> Result<(), String> {
     }
     let race_check = matches!(cli.device, DeviceArg::Sim)
         && cli.race_check.as_deref().map_or(cli.check, |v| v == "on");
+    if !cli.models.is_empty() || cli.loads > 1 {
+        return run_several(cli);
+    }
     let session = Session::new();
     let model = session.task_model(&source, cli.pipeline_options.as_deref())?;
     let inputs = read_inputs(cli, &model)?;
@@ -197,6 +221,9 @@ fn run(cli: &Cli) -> Result<(), String> {
         memory: cli.memory,
     };
     println!("{}", model_summary(&model));
+    if let Some(plan) = &cli.zero_copy {
+        return zero_copy::run_zero_copy(&model, &options, plan);
+    }
     let reference = if cli.check {
         Some(reference(&session, &source, cli, inputs)?)
     } else {
@@ -274,6 +301,48 @@ fn run(cli: &Cli) -> Result<(), String> {
             .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// `--models` / `--loads`: several models in one process (multi.rs).
+fn run_several(cli: &Cli) -> Result<(), String> {
+    if cli.check
+        || cli.report
+        || cli.trace.is_some()
+        || cli.output_dir.is_some()
+        || !cli.inputs.is_empty()
+    {
+        return Err(
+            "--models / --loads run several models for their streams (inputs seeded); \
+             --check, --report, --trace, --output-dir and --input take one model"
+                .to_owned(),
+        );
+    }
+    let mut paths = vec![cli.input.as_str()];
+    paths.extend(cli.models.iter().map(String::as_str));
+    let options = RunOptions {
+        device: match cli.device {
+            DeviceArg::Sim => Device::Sim,
+            DeviceArg::Ascend => Device::Ascend,
+        },
+        acl_lib_dir: cli.acl_lib.clone(),
+        iterations: cli.iterations,
+        ranks: cli.ranks,
+        sim_seed: cli.sim_seed,
+        schedule_mode: cli.schedule_mode.clone(),
+        opaque_kernels: cli.opaque_kernels,
+        seed: cli.seed,
+        inputs: Vec::new(),
+        sync_timeout_ms: cli.sync_timeout_ms,
+        trace: false,
+        sim_config: cli.sim_config.clone(),
+    };
+    multi::run_multi(
+        &paths,
+        cli.pipeline_options.as_deref(),
+        &options,
+        cli.loads,
+        cli.stream_reuse == "on",
+    )
 }
 
 /// `--report`: the bounds of schedule `k`'s timeline and each model stream's utilisation.

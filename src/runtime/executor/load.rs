@@ -60,10 +60,14 @@ pub fn task_node(task: &Task) -> &str {
     }
 }
 
-/// A device region: its buffer (none when empty) and size.
+pub mod bind;
+
+/// A device region: its buffer (none when empty) and size; `external`: a user buffer bound
+/// in its place (zero copy, `bind.rs`), which tasks and copies then address instead.
 struct RegionMemory {
     buffer: Option<DeviceBuffer>,
     size: u64,
+    external: Option<DevicePtr>,
 }
 
 impl RegionMemory {
@@ -76,10 +80,17 @@ impl RegionMemory {
                     .map_err(|error| error.at(|| format!("allocating {what} ({size} bytes)")))?,
             )
         };
-        Ok(Self { buffer, size })
+        Ok(Self {
+            buffer,
+            size,
+            external: None,
+        })
     }
 
     fn base(&self) -> DevicePtr {
+        if let Some(ptr) = self.external {
+            return ptr;
+        }
         self.buffer
             .as_ref()
             .map_or(DevicePtr::NULL, DeviceBuffer::ptr)
@@ -122,6 +133,16 @@ pub struct LoadContext<'a> {
 impl RankModel {
     /// Loads `model` on the current device (the caller ran `aclrtSetDevice(rank)`).
     pub fn load(model: &TaskModel, cx: &LoadContext<'_>) -> Result<Self, RuntimeError> {
+        Self::load_on_streams(model, cx, None)
+    }
+
+    /// [`Self::load`] on `streams` (one per model stream, from a stream pool) instead of
+    /// streams of its own; [`Self::release_keeping_streams`] hands them back.
+    pub fn load_on_streams(
+        model: &TaskModel,
+        cx: &LoadContext<'_>,
+        streams: Option<Vec<Stream>>,
+    ) -> Result<Self, RuntimeError> {
         let acl = cx.acl;
         let mut inputs = HashMap::new();
         for input in &model.inputs {
@@ -158,6 +179,16 @@ impl RankModel {
             zero_word: None,
         };
         loaded.fill_constants(model, cx.seed)?;
+        if let Some(streams) = streams {
+            if streams.len() != model.stream_num as usize {
+                return Err(RuntimeError::Model(format!(
+                    "{} streams given for a model of stream_num {}",
+                    streams.len(),
+                    model.stream_num
+                )));
+            }
+            loaded.streams = streams;
+        }
         loaded.create_resources(model)?;
         loaded.build(model, cx)?;
         Ok(loaded)
@@ -230,7 +261,7 @@ impl RankModel {
                 )));
             }
         }
-        for id in 0..model.stream_num {
+        for id in self.streams.len() as u32..model.stream_num {
             self.streams.push(
                 acl.create_stream(0, STREAM_PERSISTENT)
                     .map_err(|e| e.at(|| format!("creating stream {id}")))?,
@@ -656,6 +687,20 @@ impl RankModel {
                 Ok((variable.node.clone(), HostTensor { desc, bytes }))
             })
             .collect()
+    }
+
+    /// [`Self::release`], except the model streams, returned unbound (the model runtime
+    /// instance destroyed first) for a stream pool. When the instance cannot be destroyed
+    /// the streams stay bound and are dropped instead (an empty list).
+    pub fn release_keeping_streams(mut self) -> (Result<(), RuntimeError>, Vec<Stream>) {
+        let unbound = self.model.take().map_or(Ok(()), ModelRI::release);
+        let streams = if unbound.is_ok() {
+            std::mem::take(&mut self.streams)
+        } else {
+            Vec::new()
+        };
+        let rest = self.release();
+        (unbound.and(rest), streams)
     }
 
     /// Destroys everything in order, reporting the first failure.

@@ -6,7 +6,9 @@
 
 pub mod dynamic;
 pub mod load;
+pub mod multi;
 pub mod report;
+pub mod zero_copy;
 
 use crate::{
     lowering::model::{Task, TaskModel},
@@ -19,8 +21,10 @@ use crate::{
 pub use dynamic::{DynamicMemoryReport, MemoryMode};
 pub use load::{task_kind, task_node};
 use load::{LoadContext, RankModel};
+pub use multi::{run_models, MultiRunResult};
 pub use report::{SimReport, StreamBusy};
 use std::path::PathBuf;
+pub use zero_copy::{run_model_zero_copy, IoBufferPlan, ZeroCopyResult};
 
 /// How to run a model.
 #[derive(Debug, Clone)]

@@ -1,0 +1,317 @@
+//! `--lower-to-rt`: a compiled `ascend` module → the runtime v2 execute graph, as gert's
+//! lowering builds it for the parts the runtime passes need:
+//! * root `Data` → `data` (user memory), `Const`/`Variable` → `const` (model memory): no
+//!   guarder;
+//! * every other op → a kernel `node` of its GE type, and one `FreeMemory` guarder per
+//!   output it allocates (not for `Phony*` / `Reshape`, whose outputs are an input's
+//!   memory);
+//! * `If` / `Case` → `cond` over branch frames: each branch function's `Data` becomes
+//!   `inner_data` (marked `guarder_outside` when the parent guards the input it stands
+//!   for), its return `inner_netoutput`; the root's return is `netoutput`;
+//! * placement: a node's `_placement` attribute (`host`, `hbm`, `p2p`) when it has one,
+//!   else `host` for shape computations (`Shape`, `Rank`, `Size`: GE computes them on the
+//!   host) and `hbm` for the rest; model inputs and weights are `hbm`. The `cond`'s
+//!   predicate is read on the host (the placement pass copies it there).
+//!
+//! `While` and `PartitionedCall` stay kernels (their frames are not modelled here).
+
+use super::model::{Endpoint, Graph, Kind, Module, NodeId, Placement};
+use crate::{
+    dialect::table::{op_table, OpDef, Trait},
+    ir::{ops, LocatedError},
+};
+use melior::ir::{
+    attribute::{ArrayAttribute, AttributeLike, FlatSymbolRefAttribute},
+    operation::OperationLike,
+    BlockLike, OperationRef, RegionLike,
+};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The attribute that places an op's outputs (ours; GE derives it from the engine).
+pub const PLACEMENT_ATTR: &str = "_placement";
+
+/// Lowers the module whose root function is `root` (or its only public function).
+pub fn lower_module<'c>(
+    module: OperationRef<'c, '_>,
+    root: &str,
+) -> Result<Module, Vec<LocatedError<'c>>> {
+    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
+        return Err(vec![LocatedError::at(
+            module,
+            "lower-to-rt: the module has no body",
+        )]);
+    };
+    let mut funcs: BTreeMap<String, OperationRef<'c, '_>> = BTreeMap::new();
+    let mut public = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op.name().as_string_ref().as_str() == Ok("func.func") {
+            let name = ops::str_attr(op, "sym_name").unwrap_or("").to_string();
+            if ops::str_attr(op, "sym_visibility") != Some("private") {
+                public.push(name.clone());
+            }
+            funcs.insert(name, op);
+        }
+    }
+    let root_name = if funcs.contains_key(root) {
+        root.to_string()
+    } else if public.len() == 1 {
+        public[0].clone()
+    } else {
+        return Err(vec![LocatedError::at(
+            module,
+            format!(
+                "lower-to-rt: no function `{root}` and {} public functions to choose from",
+                public.len()
+            ),
+        )]);
+    };
+    let mut lowered = Module::default();
+    let mut errors = Vec::new();
+    // (function, guarded inputs of the cond that uses it as a branch)
+    let mut queue: Vec<(String, bool, HashSet<i64>)> = vec![(root_name, true, HashSet::new())];
+    let mut seen = HashSet::new();
+    while let Some((name, root, guarded)) = queue.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let Some(&func) = funcs.get(&name) else {
+            errors.push(LocatedError::at(
+                module,
+                format!("lower-to-rt: no function `{name}` (a branch of some If/Case)"),
+            ));
+            continue;
+        };
+        match lower_graph(func, &name, root, &guarded) {
+            Ok((graph, branches)) => {
+                lowered.graphs.push(graph);
+                queue.extend(branches.into_iter().map(|(b, g)| (b, false, g)));
+            }
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(lowered)
+    } else {
+        Err(errors)
+    }
+}
+
+fn def_of(op: OperationRef) -> Option<&'static OpDef> {
+    let def = ops::op_def(op)?;
+    if def.is_generic() {
+        return ops::ge_type(op).and_then(|t| op_table().by_ge_type(t));
+    }
+    Some(def)
+}
+
+fn has(def: Option<&OpDef>, t: Trait) -> bool {
+    def.is_some_and(|d| d.has_trait(t))
+}
+
+/// The branch functions of a conditional, in GE's subgraph order.
+fn branches_of(op: OperationRef, def: &OpDef) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr_name in def.subgraph_attr_names() {
+        let Ok(attr) = op.attribute(attr_name) else {
+            continue;
+        };
+        let mut push = |a: melior::ir::Attribute| {
+            if a.is_flat_symbol_ref() {
+                if let Some(s) = FlatSymbolRefAttribute::try_from(a)
+                    .ok()
+                    .and_then(ops::symbol_value)
+                {
+                    out.push(s.to_string());
+                }
+            }
+        };
+        if attr.is_array() {
+            if let Ok(list) = ArrayAttribute::try_from(attr) {
+                for i in 0..list.len() {
+                    if let Ok(e) = list.element(i) {
+                        push(e);
+                    }
+                }
+            }
+        } else {
+            push(attr);
+        }
+    }
+    out
+}
+
+type Lowered = (Graph, Vec<(String, HashSet<i64>)>);
+
+fn lower_graph<'c>(
+    func: OperationRef<'c, '_>,
+    name: &str,
+    root: bool,
+    guarded_inputs: &HashSet<i64>,
+) -> Result<Lowered, Vec<LocatedError<'c>>> {
+    let mut graph = Graph::new(name, root);
+    let mut errors = Vec::new();
+    let mut branches = Vec::new();
+    let mut ids: HashMap<ops::OpKey, NodeId> = HashMap::new();
+    // out-anchors with a guarder in this graph
+    let mut guarded: HashSet<Endpoint> = HashSet::new();
+    let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {
+        return Err(vec![LocatedError::at(
+            func,
+            "lower-to-rt: a function without a body",
+        )]);
+    };
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        let op_name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let def = def_of(op);
+        let is_input = has(def, Trait::GraphInput) || has(def, Trait::DataLike);
+        let mut inputs = Vec::new();
+        // A Data reads its function argument (root) or the parent's input (branch): no
+        // edge of the execute graph.
+        let operands = if is_input {
+            Vec::new()
+        } else {
+            ops::data_operands(op)
+        };
+        for value in operands {
+            match ops::producer(value) {
+                ops::Producer::Op { op: from, result } => match ids.get(&ops::OpKey::of(from)) {
+                    Some(&node) => inputs.push(Endpoint {
+                        node,
+                        output: result as u32,
+                    }),
+                    None => errors.push(LocatedError::at(
+                        op,
+                        "lower-to-rt: an operand from an op that was not lowered",
+                    )),
+                },
+                ops::Producer::Arg { .. } => errors.push(LocatedError::at(
+                    op,
+                    "lower-to-rt: a function argument as operand (graphs take inputs through Data)",
+                )),
+            }
+        }
+        if op_name == "func.return" {
+            let kind = if root {
+                Kind::NetOutput
+            } else {
+                Kind::InnerNetOutput
+            };
+            graph.push(kind, "", inputs, 0);
+            continue;
+        }
+        if !ops::is_ascend_op(op) {
+            errors.push(LocatedError::at(
+                op,
+                format!("lower-to-rt: `{op_name}` is not an ascend op"),
+            ));
+            continue;
+        }
+        let ge_type = ops::ge_type(op).unwrap_or("?").to_string();
+        let node_name = ops::node_name(op).unwrap_or("").to_string();
+        let outputs = ops::data_results(op).len() as u32;
+        let explicit = match ops::str_attr(op, PLACEMENT_ATTR) {
+            None => None,
+            Some(text) => match Placement::parse(text) {
+                Some(p) => Some(p),
+                None => {
+                    errors.push(LocatedError::at(
+                        op,
+                        format!("lower-to-rt: {PLACEMENT_ATTR} `{text}` is not host, hbm or p2p"),
+                    ));
+                    continue;
+                }
+            },
+        };
+        let id = if is_input {
+            let index = ops::int_attr(op, "index").unwrap_or(0);
+            if root {
+                let id = graph.push(Kind::Data { index }, node_name, inputs, outputs);
+                graph.node_mut(id).expect("pushed").placement =
+                    Some(explicit.unwrap_or(Placement::Hbm));
+                id
+            } else {
+                let guarder_outside = guarded_inputs
+                    .contains(&index)
+                    .then(|| "FreeMemory".to_string());
+                graph.push(
+                    Kind::InnerData {
+                        index,
+                        guarder_outside,
+                    },
+                    node_name,
+                    inputs,
+                    outputs,
+                )
+            }
+        } else if has(def, Trait::ConstLike) || has(def, Trait::VarLike) {
+            let id = graph.push(Kind::Const, node_name, inputs, outputs);
+            graph.node_mut(id).expect("pushed").placement =
+                Some(explicit.unwrap_or(Placement::Hbm));
+            id
+        } else if has(def, Trait::Conditional) {
+            let list = def.map(|d| branches_of(op, d)).unwrap_or_default();
+            // branch input k is cond input k + 1
+            let outer: HashSet<i64> = inputs
+                .iter()
+                .enumerate()
+                .skip(1)
+                .filter(|(_, e)| guarded.contains(*e))
+                .map(|(k, _)| k as i64 - 1)
+                .collect();
+            for b in &list {
+                branches.push((b.clone(), outer.clone()));
+            }
+            graph.push(
+                Kind::Cond {
+                    op_type: ge_type,
+                    branches: list,
+                },
+                node_name,
+                inputs,
+                outputs,
+            )
+        } else {
+            let placement = explicit.unwrap_or(if has(def, Trait::ShapeOnly) {
+                Placement::Host
+            } else {
+                Placement::Hbm
+            });
+            let id = graph.push(
+                Kind::Kernel { op_type: ge_type },
+                node_name,
+                inputs,
+                outputs,
+            );
+            graph.node_mut(id).expect("pushed").placement = Some(placement);
+            if !has(def, Trait::Phony) && !has(def, Trait::Reshape) {
+                for k in 0..outputs {
+                    let e = Endpoint {
+                        node: id,
+                        output: k,
+                    };
+                    graph.push(
+                        Kind::Guarder {
+                            guarder_type: "FreeMemory".into(),
+                            release_index: 0,
+                        },
+                        "",
+                        vec![e],
+                        0,
+                    );
+                    guarded.insert(e);
+                }
+            }
+            id
+        };
+        ids.insert(ops::OpKey::of(op), id);
+    }
+    if errors.is_empty() {
+        Ok((graph, branches))
+    } else {
+        Err(errors)
+    }
+}
