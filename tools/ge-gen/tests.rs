@@ -13,8 +13,7 @@ fn gen(family: Family, format: Format, ops: u64, seed: u64) -> (String, u64) {
 
 fn gen_styled(family: Family, format: Format, ops: u64, seed: u64, style: Style) -> (String, u64) {
     let mut buf = Vec::new();
-    let n =
-        write_graph(family, format, ops, seed, style, &mut buf).expect("generation succeeds");
+    let n = write_graph(family, format, ops, seed, style, &mut buf).expect("generation succeeds");
     (String::from_utf8(buf).expect("utf-8 output"), n)
 }
 

@@ -13,9 +13,8 @@ use super::{
     check_module, keep_model,
     model_from_ir::{IrModel, INPLACE_SUPPORT_INPUT_INDEX, REUSE_INPUT_INDEX},
     plan_attrs::has_marked_op,
-    shared_or_built,
-    FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION, PHYSICAL_MEMORY_REFRESHABLE_OPTION,
-    REMARKS_OPTION, ROOT_OPTION,
+    shared_or_built, FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION,
+    PHYSICAL_MEMORY_REFRESHABLE_OPTION, REMARKS_OPTION, ROOT_OPTION,
 };
 use crate::{
     analysis::memory::{
@@ -111,7 +110,8 @@ impl MemInplace {
         // passes through unchanged).
         if !has_marked_op(module, None, &[INPLACE_SUPPORT_INPUT_INDEX]) {
             if let Some(shared) = self.share.take() {
-                self.share.keep::<super::model_from_ir::DetachedModel>(shared);
+                self.share
+                    .keep::<super::model_from_ir::DetachedModel>(shared);
             }
             mark_unchanged();
             return Ok(());

@@ -500,7 +500,8 @@ impl MemoryPass {
         }
         let hidden = warnings.len().saturating_sub(self.max_warnings);
         if hidden > 0 {
-            let at = plan_attrs::func_of(model, 0).map_or(model.module.location(), |f| f.location());
+            let at =
+                plan_attrs::func_of(model, 0).map_or(model.module.location(), |f| f.location());
             emit_warning(
                 at,
                 &format!(
