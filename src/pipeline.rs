@@ -23,11 +23,13 @@ pub mod aliases;
 mod build;
 pub mod options;
 pub mod reference;
+pub mod shared;
 pub mod statistics;
 pub mod text;
 
 pub use build::{is_pass_flag, Pipeline, Step};
 pub use options::{OptionKind, OptionSpec, OptionValue, PassOptions};
+pub use shared::ModelShare;
 pub use statistics::{PassStatistics, Statistic};
 
 use crate::transforms::{memory, stream::stream_alloc, topo_order};

@@ -1,9 +1,11 @@
-// Three functions MLIR's C API lacks. Compiled by build.rs against the same MLIR headers and
+// Four functions MLIR's C API lacks. Compiled by build.rs against the same MLIR headers and
 // libraries mlir-sys uses; each is declared and wrapped once in Rust (named below).
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir-c/Pass.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
@@ -71,4 +73,24 @@ extern "C" int geOperationPrintToFd(MlirOperation op, MlirOpPrintingFlags flags,
   int error = os.has_error() ? os.error().value() : 0;
   os.clear_error();
   return error;
+}
+
+// Tell the pass manager that an external (Rust) pass left the IR unchanged, as a C++ pass
+// does with `markAllAnalysesPreserved()`. MLIR then keeps its analyses and skips the
+// verifier it runs after a pass (`--verify-each`): on a 100k-op module a verification costs
+// about a tenth of parsing it, and a checker or a pass that found nothing to do would pay
+// it for nothing. `MlirExternalPass` points to MLIR's `ExternalPass`, whose only base is
+// `Pass`. `markAllAnalysesPreserved` is protected; a derived class may name it, and the
+// member pointer it yields is called on the pass. Wrapped in `src/ir/external_pass.rs`.
+namespace {
+struct PreserveAccess : mlir::Pass {
+  static void markAll(mlir::Pass *pass) {
+    void (mlir::Pass::*mark)() = &PreserveAccess::markAllAnalysesPreserved;
+    (pass->*mark)();
+  }
+};
+} // namespace
+
+extern "C" void geExternalPassMarkAllAnalysesPreserved(MlirExternalPass pass) {
+  PreserveAccess::markAll(static_cast<mlir::Pass *>(pass.ptr));
 }

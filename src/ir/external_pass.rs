@@ -63,10 +63,32 @@ impl<'c, P: RustPass> RunExternalPass<'c> for Adapter<P> {
         // SAFETY: MLIR hands the pass exclusive ownership of `operation` while it runs
         // (the pass manager never runs two passes on the same operation concurrently).
         let operation = unsafe { OperationRefMut::from_raw(operation.to_raw()) };
+        UNCHANGED.with(|flag| flag.set(false));
         if self.0.run(operation).is_err() {
             pass.signal_failure();
+        } else if UNCHANGED.with(|flag| flag.replace(false)) {
+            // SAFETY: `pass` is the live handle of the pass being run.
+            unsafe { geExternalPassMarkAllAnalysesPreserved(pass.to_raw()) }
         }
     }
+}
+
+thread_local! {
+    /// Set by [`mark_unchanged`] during a pass's `run`.
+    static UNCHANGED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+extern "C" {
+    /// `src/ir/capi_ext.cpp`: `markAllAnalysesPreserved()` on an external pass.
+    fn geExternalPassMarkAllAnalysesPreserved(pass: mlir_sys::MlirExternalPass);
+}
+
+/// Called by a pass, during its `run`, when it left the IR exactly as it found it (a
+/// checker, a lint, a pass that found nothing to do): MLIR then skips the verification it
+/// runs after each pass, as it does for a C++ pass that preserved all analyses. Calling it
+/// after changing the IR would let a broken module through unverified.
+pub fn mark_unchanged() {
+    UNCHANGED.with(|flag| flag.set(true));
 }
 
 /// Wraps `pass` into an MLIR pass.

@@ -5,6 +5,7 @@ use super::{
     aliases::lookup_alias,
     lookup,
     options::{parse_assignments, PassOptions},
+    shared::ModelShare,
     statistics::PassStatistics,
     text::{parse_element, split_top_level, strip_anchor, Element},
 };
@@ -31,6 +32,9 @@ pub enum Step {
 #[derive(Clone, Debug, Default)]
 pub struct Pipeline {
     steps: Vec<Step>,
+    /// Consecutive steps of ours hand their models on ([`ModelShare`]); on unless
+    /// [`Pipeline::share_models`] turned it off.
+    no_sharing: bool,
 }
 
 impl Pipeline {
@@ -79,7 +83,10 @@ impl Pipeline {
             .into_iter()
             .map(|(info, assignments)| PassOptions::resolve(info, &assignments).map(Step::Ours))
             .collect::<Result<_, _>>()?;
-        Ok(Self { steps })
+        Ok(Self {
+            steps,
+            no_sharing: false,
+        })
     }
 
     /// Parses `--pass-pipeline` text: `builtin.module(element, ...)`.
@@ -87,7 +94,15 @@ impl Pipeline {
         let body = strip_anchor(text, ROOT_ANCHOR)?;
         Ok(Self {
             steps: parse_steps(body)?,
+            no_sharing: false,
         })
+    }
+
+    /// Whether consecutive steps of ours hand their models on (the default) or each reads
+    /// the IR (the same output, slower: `ge-opt --share-models=false` checks that).
+    pub fn share_models(mut self, share: bool) -> Self {
+        self.no_sharing = !share;
+        self
     }
 
     /// The resolved steps.
@@ -101,9 +116,15 @@ impl Pipeline {
     }
 
     /// Adds every step to `manager` (anchored on `builtin.module`). Each instance of our
-    /// passes reports its counters to `statistics`.
+    /// passes reports its counters to `statistics`; consecutive top-level steps of ours
+    /// hand their models on ([`ModelShare`]).
     pub fn add_to(&self, manager: &PassManager, statistics: &PassStatistics) -> Result<(), String> {
-        add_steps(manager.as_operation_pass_manager(), &self.steps, statistics)
+        add_steps(
+            manager.as_operation_pass_manager(),
+            &self.steps,
+            statistics,
+            !self.no_sharing,
+        )
     }
 }
 
@@ -169,20 +190,33 @@ fn parse_steps(body: &str) -> Result<Vec<Step>, String> {
     Ok(steps)
 }
 
+/// `share`: whether consecutive steps of ours hand models on. Not in nested pipelines:
+/// MLIR may run those on several threads, on ops below the module.
 fn add_steps(
     manager: OperationPassManager,
     steps: &[Step],
     statistics: &PassStatistics,
+    share: bool,
 ) -> Result<(), String> {
-    for step in steps {
+    let chain = ModelShare::new_chain();
+    let ours = |i: usize| matches!(steps.get(i), Some(Step::Ours(_)));
+    for (i, step) in steps.iter().enumerate() {
         match step {
             Step::Ours(options) => {
-                let options = options.clone().with_statistics(statistics.clone());
+                let link = if share {
+                    ModelShare::link(chain, i as u32, i > 0 && ours(i - 1), ours(i + 1))
+                } else {
+                    ModelShare::NONE
+                };
+                let options = options
+                    .clone()
+                    .with_statistics(statistics.clone())
+                    .with_share(link);
                 manager.add_pass((options.info().create)(&options)?);
             }
             Step::Upstream(text) => add_pipeline(manager, text)?,
             Step::Nested { anchor, steps } => {
-                add_steps(manager.nested_under(anchor), steps, statistics)?
+                add_steps(manager.nested_under(anchor), steps, statistics, false)?
             }
         }
     }

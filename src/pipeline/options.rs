@@ -7,10 +7,12 @@
 //! A bool option given without a value (`pass{verbose}`) is `true`.
 
 use super::{
+    shared::ModelShare,
     statistics::{PassStatistics, Statistic},
     PassInfo,
 };
-use crate::ir::external_pass::{create_pass, PassId, RustPass};
+use crate::ir::external_pass::{create_pass, PassFailed, PassId, RustPass};
+use melior::ir::operation::OperationRefMut;
 use melior::pass::Pass;
 use std::collections::BTreeMap;
 
@@ -82,6 +84,7 @@ pub struct PassOptions {
     values: BTreeMap<&'static str, OptionValue>,
     statistics: PassStatistics,
     instance: usize,
+    share: ModelShare,
 }
 
 impl PassOptions {
@@ -126,6 +129,7 @@ impl PassOptions {
             values,
             statistics: PassStatistics::default(),
             instance: 0,
+            share: ModelShare::NONE,
         })
     }
 
@@ -139,6 +143,18 @@ impl PassOptions {
         self.instance = statistics.add_instance(self.info);
         self.statistics = statistics;
         self
+    }
+
+    /// Links this instance to its neighbours in the pipeline (done by [`super::Pipeline`]).
+    pub(super) fn with_share(mut self, share: ModelShare) -> Self {
+        self.share = share;
+        self
+    }
+
+    /// What this instance may take from the step before it and keep for the step after
+    /// it ([`ModelShare::NONE`] when it runs alone).
+    pub fn model_share(&self) -> ModelShare {
+        self.share
     }
 
     /// A bool option.
@@ -181,9 +197,14 @@ impl PassOptions {
 
     /// Wraps a [`RustPass`] into the MLIR pass for this row (name, flag and description
     /// come from the row). `id` must be a `static` unique to the pass kind.
+    /// The pass is run between the checks that keep a shared model from reaching any step
+    /// but the next ([`ModelShare`]).
     pub fn build_pass<P: RustPass>(&self, pass: P, id: &'static PassId) -> Pass {
         create_pass(
-            pass,
+            Linked {
+                pass,
+                share: self.share,
+            },
             id,
             &self.info.display_name(),
             self.info.flag,
@@ -202,6 +223,22 @@ impl PassOptions {
             "pass '{}': option '{name}' is not of the requested type (it holds {value:?})",
             self.info.flag
         )
+    }
+}
+
+/// A pass with its place in the pipeline's chain of shared models.
+#[derive(Clone)]
+struct Linked<P> {
+    pass: P,
+    share: ModelShare,
+}
+
+impl<P: RustPass> RustPass for Linked<P> {
+    fn run(&mut self, operation: OperationRefMut<'_, '_>) -> Result<(), PassFailed> {
+        self.share.before_run();
+        let result = self.pass.run(operation);
+        self.share.after_run();
+        result
     }
 }
 

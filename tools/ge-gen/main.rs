@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use clap::{Parser, ValueEnum};
 
 use builder::Builder;
-use families::Family;
+use families::{Family, Style};
 use sink::{GeSink, MlirSink};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -52,6 +52,11 @@ struct Cli {
     /// PRNG seed; equal seeds give byte-identical output.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Leave weight updates unordered with the backward reads of their weight (transformer):
+    /// no control edges from those reads to the update, so GraphLint warns (W18888) on each
+    /// pair. By default every update waits for them, as in real training graphs.
+    #[arg(long)]
+    unordered_updates: bool,
     /// Output file (default: stdout).
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
@@ -63,23 +68,33 @@ pub fn write_graph(
     format: Format,
     ops: u64,
     seed: u64,
+    style: Style,
     w: impl Write,
 ) -> io::Result<u64> {
     let units = families::units_for(family, ops, seed)?;
     match format {
-        Format::Mlir => run(family, units, seed, MlirSink::new(w)),
-        Format::Ge => run(family, units, seed, GeSink::new(w)),
+        Format::Mlir => run(family, units, seed, style, MlirSink::new(w)),
+        Format::Ge => run(family, units, seed, style, GeSink::new(w)),
     }
 }
 
-fn run<S: sink::Sink>(family: Family, units: u64, seed: u64, sink: S) -> io::Result<u64> {
+fn run<S: sink::Sink>(
+    family: Family,
+    units: u64,
+    seed: u64,
+    style: Style,
+    sink: S,
+) -> io::Result<u64> {
     let mut b = Builder::new(sink);
-    families::generate(family, units, seed, &mut b)?;
+    families::generate(family, units, seed, style, &mut b)?;
     b.finish()
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let style = Style {
+        unordered_updates: cli.unordered_updates,
+    };
     let result = match &cli.output {
         Some(path) if path.as_os_str() != "-" => File::create(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
@@ -89,6 +104,7 @@ fn main() -> ExitCode {
                     cli.format,
                     cli.ops,
                     cli.seed,
+                    style,
                     BufWriter::with_capacity(1 << 20, f),
                 )
             }),
@@ -97,6 +113,7 @@ fn main() -> ExitCode {
             cli.format,
             cli.ops,
             cli.seed,
+            style,
             BufWriter::with_capacity(1 << 20, io::stdout().lock()),
         ),
     };

@@ -4,12 +4,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::families::Family;
+use crate::families::{Family, Style};
 use crate::{write_graph, Format};
 
 fn gen(family: Family, format: Format, ops: u64, seed: u64) -> (String, u64) {
+    gen_styled(family, format, ops, seed, Style::default())
+}
+
+fn gen_styled(family: Family, format: Format, ops: u64, seed: u64, style: Style) -> (String, u64) {
     let mut buf = Vec::new();
-    let n = write_graph(family, format, ops, seed, &mut buf).expect("generation succeeds");
+    let n = write_graph(family, format, ops, seed, style, &mut buf).expect("generation succeeds");
     (String::from_utf8(buf).expect("utf-8 output"), n)
 }
 
@@ -265,4 +269,59 @@ fn control_flow_uses_subgraph_ops() {
         assert!(text.contains(&format!("\"{op}\"")), "no {op}");
     }
     assert!(text.contains("func.func private @cf0_then("));
+}
+
+/// Each ApplyMomentum waits (control edges) for the backward MatMuls that read its weight, as
+/// a framework orders a training graph; `unordered_updates` drops exactly those edges.
+#[test]
+fn updates_wait_for_the_backward_reads_of_their_weight() {
+    let (ordered, n) = gen(Family::Transformer, Format::Ge, 3000, 5);
+    let style = Style {
+        unordered_updates: true,
+    };
+    let (unordered, m) = gen_styled(Family::Transformer, Format::Ge, 3000, 5, style);
+    assert_eq!(n, m, "the style changes edges, not ops");
+    // (weight, the backward op that reads it)
+    let readers = [
+        ("w2", "ffn_act"),
+        ("w1", "ffn_ln"),
+        ("wo", "attn_context"),
+        ("wq", "attn_ln"),
+    ];
+    let mut checked = 0;
+    for line in ordered.lines().filter(|l| l.contains(" = ApplyMomentum(")) {
+        let name = line.trim().split(" = ").next().expect("a node line");
+        let mut parts = name.split('/');
+        let (layer, weight) = (parts.next().unwrap(), parts.nth(1).unwrap());
+        let ctrl: Vec<&str> = line
+            .split(['(', ')', ','])
+            .map(str::trim)
+            .filter_map(|s| s.strip_prefix('^'))
+            .collect();
+        match readers.iter().find(|(w, _)| *w == weight) {
+            Some((_, reader)) => {
+                assert_eq!(ctrl, [format!("{layer}/grad/{reader}")], "{line}");
+                checked += 1;
+            }
+            None => assert!(ctrl.is_empty(), "{line}"),
+        }
+    }
+    assert!(checked >= 8, "only {checked} updates checked");
+    assert!(unordered
+        .lines()
+        .filter(|l| l.contains(" = ApplyMomentum("))
+        .all(|l| !l.contains('^')));
+    // Apart from control edges, the two forms are the same graph.
+    let drop_ctrl = |line: &str| -> String {
+        let (mut out, mut rest) = (String::new(), line);
+        while let Some(i) = rest.find(", ^") {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 3..];
+            rest = &after[after.find([',', ')']).unwrap_or(after.len())..];
+        }
+        out + rest
+    };
+    let a: Vec<String> = ordered.lines().map(drop_ctrl).collect();
+    let b: Vec<String> = unordered.lines().map(drop_ctrl).collect();
+    assert!(a == b, "the forms differ beyond control edges");
 }

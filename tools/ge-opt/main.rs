@@ -110,6 +110,13 @@ struct Cli {
           default_missing_value = "true", action = clap::ArgAction::Set)]
     verify_each: bool,
 
+    /// Let consecutive passes of ours hand their models on instead of each reading the IR
+    /// again (`--share-models=false` reads it in every pass: the output is the same, only
+    /// slower; for checking exactly that)
+    #[arg(long, value_name = "BOOL", default_value_t = true, num_args = 0..=1,
+          default_missing_value = "true", action = clap::ArgAction::Set)]
+    share_models: bool,
+
     /// Accept operations of dialects that are not registered
     #[arg(long)]
     allow_unregistered_dialect: bool,
@@ -173,7 +180,7 @@ fn main() -> ExitCode {
         (None, _) => Pipeline::from_flags(&pass_flags),
     };
     let pipeline = match pipeline {
-        Ok(pipeline) => pipeline,
+        Ok(pipeline) => pipeline.share_models(cli.share_models),
         Err(error) => {
             eprintln!("ge-opt: error: {error}");
             return ExitCode::FAILURE;

@@ -1264,6 +1264,13 @@ impl MemGraph {
         Ok(())
     }
 
+    /// Forgets what [`Self::fresh_name`] learnt (the names of nodes since removed among
+    /// them), so the next search sees the nodes there are now, as a freshly read model does.
+    pub fn reset_name_search(&mut self) {
+        self.name_hashes = None;
+        self.name_suffix.clear();
+    }
+
     /// A node name not used yet: `base`, else `base_1`, `base_2`, ... (A hash collision only
     /// makes a free name look taken, which is harmless.)
     pub fn fresh_name(&mut self, base: &str) -> String {

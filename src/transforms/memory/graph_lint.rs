@@ -12,9 +12,11 @@
 //!
 //! The warnings are MLIR-style diagnostics (`file:line:col: warning: W18888: ...`, `note:`)
 //! that `--verify-diagnostics` checks; they go through [`crate::ir::diagnostics`] because the
-//! C API can only emit errors. Warnings do not fail the run.
+//! C API can only emit errors. Warnings do not fail the run. The first `max-warnings`
+//! (default 10) are printed in full, the rest as one warning at the root graph that counts
+//! them (`max-warnings=0` prints every one); `num-warnings` counts them all.
 
-use super::{MemoryPass, Stage, ROOT_OPTION};
+use super::{MemoryPass, Stage, MAX_WARNINGS_OPTION, ROOT_OPTION};
 use crate::{
     ir::external_pass::PassId,
     pipeline::{OptionKind, OptionSpec, PassOptions},
@@ -30,6 +32,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "false",
         help: "accepted for symmetry with the other memory passes (the lint inserts nothing)",
     },
+    MAX_WARNINGS_OPTION,
 ];
 
 static ID: PassId = PassId::new();

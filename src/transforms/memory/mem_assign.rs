@@ -14,13 +14,13 @@
 
 use super::{
     attr_batch::AttrBatch,
-    build_model, check_module,
+    check_module, keep_model,
     model_from_ir::IrModel,
     plan_attrs::{
         func_of, stream_info, INPUT_OFFSET, MEMORY_SIZE, OUTPUT_MEMORY, OUTPUT_OFFSET,
         OUTPUT_REUSE_INPUT_MEM_INDEXES,
     },
-    ROOT_OPTION,
+    shared_or_built, ROOT_OPTION,
 };
 use crate::analysis::fast_hash::FastMap;
 use crate::{
@@ -35,7 +35,7 @@ use crate::{
         ops::{self, Producer},
         IrRewriter, Rewriter,
     },
-    pipeline::{OptionSpec, PassOptions, Statistic},
+    pipeline::{ModelShare, OptionSpec, PassOptions, Statistic},
 };
 use melior::{
     ir::{
@@ -90,6 +90,7 @@ impl MemAssign {
                     "Free regions not reused because another stream was not ordered before",
                 ),
             },
+            share: options.model_share(),
         })
     }
 }
@@ -112,17 +113,20 @@ pub struct MemAssign {
     flag: &'static str,
     root: String,
     stats: Stats,
+    share: ModelShare,
 }
 
 impl MemAssign {
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
         check_module(module, self.flag)?;
-        let model = build_model(module, &self.root, self.flag)?;
+        let model = shared_or_built(&self.share, module, &self.root, self.flag)?;
         let mut batch = AttrBatch::new(module.context());
         let rewriter = IrRewriter::for_op(module);
         let rw = rewriter.rewriter();
         self.run_stage(&model, &rw, &mut batch)?;
         batch.flush(&model, &rw);
+        // The plan lives in attributes only: the model is unchanged.
+        keep_model(&self.share, model, &self.root);
         Ok(())
     }
 

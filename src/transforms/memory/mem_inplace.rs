@@ -10,11 +10,11 @@
 
 use super::{
     attr_batch::AttrBatch,
-    build_model, check_module,
+    check_module, keep_model,
     model_from_ir::{IrModel, INPLACE_SUPPORT_INPUT_INDEX, REUSE_INPUT_INDEX},
     plan_attrs::has_marked_op,
-    FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION, PHYSICAL_MEMORY_REFRESHABLE_OPTION,
-    REMARKS_OPTION, ROOT_OPTION,
+    shared_or_built, FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION,
+    PHYSICAL_MEMORY_REFRESHABLE_OPTION, REMARKS_OPTION, ROOT_OPTION,
 };
 use crate::{
     analysis::memory::{
@@ -24,10 +24,10 @@ use crate::{
     },
     ir::{
         diagnostics::emit_remark,
-        external_pass::{as_op_ref, emit_error, PassFailed, PassId, RustPass},
+        external_pass::{as_op_ref, emit_error, mark_unchanged, PassFailed, PassId, RustPass},
         ops, IrRewriter,
     },
-    pipeline::{OptionSpec, PassOptions, Statistic},
+    pipeline::{ModelShare, OptionSpec, PassOptions, Statistic},
 };
 use melior::{
     ir::operation::{OperationLike, OperationRefMut},
@@ -77,6 +77,7 @@ pub struct MemInplace {
     candidates: Statistic,
     accepted: Statistic,
     rejected: Vec<Statistic>,
+    share: ModelShare,
 }
 
 impl MemInplace {
@@ -99,20 +100,33 @@ impl MemInplace {
                 .iter()
                 .map(|&(_, name)| options.statistic(name, "Number of candidates rejected so"))
                 .collect(),
+            share: options.model_share(),
         })
     }
 
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
         check_module(module, self.flag)?;
-        // No candidate anywhere: nothing to decide, no model to build.
+        // No candidate anywhere: nothing to decide, no model to build (one handed on
+        // passes through unchanged).
         if !has_marked_op(module, None, &[INPLACE_SUPPORT_INPUT_INDEX]) {
+            if let Some(shared) = self.share.take() {
+                self.share
+                    .keep::<super::model_from_ir::DetachedModel>(shared);
+            }
+            mark_unchanged();
             return Ok(());
         }
-        let mut model = build_model(module, &self.root, self.flag)?;
+        let mut model = shared_or_built(&self.share, module, &self.root, self.flag)?;
         let mut batch = AttrBatch::new(module.context());
         self.run_stage(&mut model, &mut batch)?;
+        if batch.is_empty() {
+            // No reuse accepted: nothing written.
+            mark_unchanged();
+        }
         let rewriter = IrRewriter::for_op(module);
         batch.flush(&model, &rewriter.rewriter());
+        // The accepted reuses are in the model as the written attributes read back.
+        keep_model(&self.share, model, &self.root);
         Ok(())
     }
 

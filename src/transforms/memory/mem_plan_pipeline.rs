@@ -26,15 +26,16 @@
 //! `num-nodes-visited`, add up).
 
 use super::{
-    attr_batch::AttrBatch, build_model, check_module, mem_assign::MemAssign,
-    mem_inplace::MemInplace, set_io_offset::SetIoOffset, MemoryPass, Stage, ROOT_OPTION,
+    attr_batch::AttrBatch, build_model, check_module, keep_model, mem_assign::MemAssign,
+    mem_inplace::MemInplace, set_io_offset::SetIoOffset, shared_or_built, MemoryPass, Stage,
+    ROOT_OPTION,
 };
 use crate::{
     ir::{
         external_pass::{as_op_ref, PassFailed, PassId, RustPass},
         IrRewriter,
     },
-    pipeline::{OptionSpec, PassOptions, Statistic},
+    pipeline::{ModelShare, OptionSpec, PassOptions, Statistic},
 };
 use melior::{
     ir::operation::{OperationLike, OperationRefMut},
@@ -65,6 +66,7 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
             "num-model-rereads",
             "Times the model was read from the IR again (renumbering failed to match it)",
         ),
+        share: options.model_share(),
     };
     Ok(options.build_pass(pass, &ID))
 }
@@ -79,12 +81,13 @@ struct MemPlanPipeline {
     assign: MemAssign,
     io_offset: SetIoOffset,
     rereads: Statistic,
+    share: ModelShare,
 }
 
 impl MemPlanPipeline {
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
         check_module(module, self.flag)?;
-        let mut model = build_model(module, &self.root, "inplace-support-check")?;
+        let mut model = shared_or_built(&self.share, module, &self.root, "inplace-support-check")?;
         let rewriter = IrRewriter::for_op(module);
         let rw = rewriter.rewriter();
         let mut batch = AttrBatch::new(module.context());
@@ -118,6 +121,11 @@ impl MemPlanPipeline {
             self.io_offset.run_stage(&model, &rw)?;
         }
         batch.flush(&model, &rw);
+        if self.share.feeds_next() {
+            // What the IR reads back as, for `--verify-mem-plan` after it, say.
+            keep_model(&self.share, model, &self.root);
+            return Ok(());
+        }
         // The model holds a few heap blocks per node; freeing them is pure overhead for the
         // pass, so it happens off the critical path (as `--stream-alloc` does).
         let graph = std::mem::take(&mut model.graph);

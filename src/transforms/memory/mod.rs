@@ -72,14 +72,14 @@ use crate::{
     analysis::reachability::Reachability,
     ir::{
         diagnostics::{emit_warning, Note},
-        external_pass::{as_op_ref, emit_error, PassFailed, RustPass},
+        external_pass::{as_op_ref, emit_error, mark_unchanged, PassFailed, RustPass},
         IrRewriter,
     },
-    pipeline::{OptionKind, OptionSpec, PassOptions, Statistic},
+    pipeline::{ModelShare, OptionKind, OptionSpec, PassOptions, Statistic},
 };
 use apply_plan::apply_plan;
 use melior::ir::operation::{OperationLike, OperationRefMut};
-use model_from_ir::{IrModel, LocatedError};
+use model_from_ir::{DetachedModel, IrModel, LocatedError};
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::cell::OnceCell;
 
@@ -132,6 +132,17 @@ pub const OFFLINE_OPTION: OptionSpec = OptionSpec {
            continuous outputs",
 };
 
+/// `max-warnings`: GraphLint prints this many W18888 warnings in full, then one count of
+/// the rest. A 100k-op training graph whose updates are not ordered after their reads has
+/// thousands of them (two source excerpts each: tens of megabytes at a million ops), and
+/// the first few say what is wrong as well as all of them.
+pub const MAX_WARNINGS_OPTION: OptionSpec = OptionSpec {
+    name: "max-warnings",
+    kind: OptionKind::UInt,
+    default: "10",
+    help: "W18888 warnings printed in full; the rest are counted in one warning (0: print all)",
+};
+
 /// The options every memory pass has.
 pub const COMMON_OPTIONS: &[OptionSpec] = &[ROOT_OPTION, REMARKS_OPTION];
 
@@ -160,6 +171,43 @@ pub(crate) fn build_model<'c, 'a>(
     IrModel::build(module, root).map_err(|e| {
         emit_error(e.location, &format!("{flag}: {}", e.message));
         PassFailed
+    })
+}
+
+/// The model of `module`: the one the step before handed on ([`ModelShare`]) when it is
+/// still the module's, else read from the IR.
+pub(crate) fn shared_or_built<'c, 'a>(
+    share: &ModelShare,
+    module: melior::ir::OperationRef<'c, 'a>,
+    root: &str,
+    flag: &str,
+) -> Result<IrModel<'c, 'a>, PassFailed> {
+    match share
+        .take::<DetachedModel>()
+        .and_then(|detached| IrModel::reattach(detached, module, root))
+    {
+        Some(model) => Ok(model),
+        None => build_model(module, root, flag),
+    }
+}
+
+/// Hands `model` to the next step when there is one of ours. `model` must be what reading
+/// the IR would give now (see [`IrModel::detach`]).
+pub(crate) fn keep_model(share: &ModelShare, model: IrModel, root: &str) {
+    if share.feeds_next() {
+        share.keep(model.detach(root));
+    }
+}
+
+/// Whether `plan` changes the graph's structure (inserts, removes or rewires nodes), after
+/// which node ids and edge order no longer follow the IR's program order.
+fn is_structural(plan: &Plan) -> bool {
+    use crate::analysis::memory::plan::Edit;
+    plan.steps.iter().any(|s| {
+        !matches!(
+            s.edit,
+            Edit::SetAttr { .. } | Edit::SetIntAttr { .. } | Edit::SetStrAttr { .. }
+        )
     })
 }
 
@@ -254,7 +302,19 @@ pub struct MemoryPass {
     remarks: bool,
     atomic: AtomicOptions,
     layout: LayoutOptions,
+    /// W18888 warnings printed in full (`usize::MAX`: all).
+    max_warnings: usize,
     counters: Counters,
+    share: ModelShare,
+}
+
+/// An unsigned option if the pass's row declares it, else `default`.
+fn declared_uint(options: &PassOptions, spec: &OptionSpec, default: u64) -> Result<u64, String> {
+    if options.info().options.iter().any(|o| o.name == spec.name) {
+        options.uint(spec.name)
+    } else {
+        Ok(default)
+    }
 }
 
 /// A bool option if the pass's row declares it, else `false`.
@@ -295,7 +355,12 @@ impl MemoryPass {
             remarks: options.bool(REMARKS_OPTION.name)?,
             atomic: AtomicOptions { clean_separately },
             layout,
+            max_warnings: match declared_uint(options, &MAX_WARNINGS_OPTION, 0)? {
+                0 => usize::MAX,
+                n => usize::try_from(n).unwrap_or(usize::MAX),
+            },
             counters: Counters::new(options, stage),
+            share: options.model_share(),
         })
     }
 
@@ -347,7 +412,6 @@ impl MemoryPass {
         rw: &crate::ir::Rewriter<'c, '_>,
         batch: &mut attr_batch::AttrBatch<'c>,
     ) -> Result<bool, PassFailed> {
-        use crate::analysis::memory::plan::Edit;
         let plans = self.plan(&mut model.graph).map_err(|e| {
             self.report(LocatedError {
                 location: model.location(e.node),
@@ -357,12 +421,7 @@ impl MemoryPass {
         let mut structural = false;
         for plan in &plans {
             self.counters.count(plan);
-            structural |= plan.steps.iter().any(|s| {
-                !matches!(
-                    s.edit,
-                    Edit::SetAttr { .. } | Edit::SetIntAttr { .. } | Edit::SetStrAttr { .. }
-                )
-            });
+            structural |= is_structural(plan);
             apply_plan::apply_plan_batched(model, plan, rw, self.remarks, batch)
                 .map_err(|e| self.report(e))?;
         }
@@ -376,12 +435,8 @@ impl MemoryPass {
 
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
         check_module(module, self.flag)?;
-        let mut model = IrModel::build(module, &self.root).map_err(|e| {
-            self.report(LocatedError {
-                message: format!("{}: {}", self.flag, e.message),
-                ..e
-            })
-        })?;
+        let mut model = shared_or_built(&self.share, module, &self.root, self.flag)?;
+        let first_new = model.graph.nodes.len();
         let plans = self.plan(&mut model.graph).map_err(|e| {
             self.report(LocatedError {
                 location: model.location(e.node),
@@ -390,18 +445,29 @@ impl MemoryPass {
         })?;
         let rewriter = IrRewriter::for_op(module);
         let rw = rewriter.rewriter();
+        let mut structural = false;
         for plan in &plans {
             self.counters.count(plan);
+            structural |= is_structural(plan);
             apply_plan(&mut model, plan, &rw, self.remarks).map_err(|e| self.report(e))?;
         }
         if matches!(self.stage, Stage::Lint | Stage::Pipeline) {
             self.lint(&model);
         }
+        if plans.iter().all(|plan| plan.steps.is_empty()) {
+            mark_unchanged();
+        }
+        // The next pass may take the model if it is what reading the IR would give: after
+        // a structural plan, once renumbered in the IR's order.
+        if self.share.feeds_next() && (!structural || model.renumber_as_ir(first_new).1) {
+            keep_model(&self.share, model, &self.root);
+        }
         Ok(())
     }
 
     /// GraphLint on the (current) model: one W18888 warning per unordered pair, at the
-    /// writer, with a note at the other op.
+    /// writer, with a note at the other op; past `max-warnings`, one warning at the root
+    /// graph counts the rest (the statistic counts them all).
     fn lint(&self, model: &IrModel) {
         let warnings = lint_with(&model.graph, &ModelReach::new(&model.graph));
         if self.stage == Stage::Lint {
@@ -412,7 +478,7 @@ impl MemoryPass {
         if let Some(counter) = &self.counters.warnings {
             counter.add(warnings.len() as u64);
         }
-        for w in &warnings {
+        for w in warnings.iter().take(self.max_warnings) {
             let other = model.graph.node(w.other);
             let note = format!(
                 "the {} '{}' is here",
@@ -430,6 +496,21 @@ impl MemoryPass {
                     location: model.location(Some(w.other)),
                     message: &note,
                 }],
+            );
+        }
+        let hidden = warnings.len().saturating_sub(self.max_warnings);
+        if hidden > 0 {
+            let at =
+                plan_attrs::func_of(model, 0).map_or(model.module.location(), |f| f.location());
+            emit_warning(
+                at,
+                &format!(
+                    "{}: {hidden} more W18888 warnings not shown ({} in all; max-warnings=0 \
+                     shows them all)",
+                    self.flag,
+                    warnings.len()
+                ),
+                &[],
             );
         }
     }

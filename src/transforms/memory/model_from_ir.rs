@@ -215,6 +215,74 @@ impl<'c, 'a> IrModel<'c, 'a> {
         Ok(builder.model)
     }
 
+    /// The model without its IR handles, to hand to the next pass
+    /// ([`crate::pipeline::ModelShare`]). Only a model equal to what [`Self::build`] would
+    /// read from the IR now may be detached: just built, after attribute-only plans, or
+    /// after [`Self::renumber_as_ir`] matched. The name search state is reset, as a fresh
+    /// read would have it.
+    pub fn detach(mut self, root: &str) -> DetachedModel {
+        self.graph.reset_name_search();
+        DetachedModel {
+            keys: self.ops.iter().map(|op| op.map(OpKey::of)).collect(),
+            graph: self.graph,
+            root: root.to_owned(),
+            module: OpKey::of(self.module),
+            dynamic: self.dynamic,
+        }
+    }
+
+    /// The model a previous pass detached, on `module` as it is now: each graph's ops are
+    /// found again by walking its function's block, and must be the very ops the model
+    /// was detached with, in the model's order. `None` (read the IR instead) when the
+    /// module, the root or any op differs.
+    pub fn reattach(
+        detached: DetachedModel,
+        module: OperationRef<'c, 'a>,
+        root: &str,
+    ) -> Option<Self> {
+        if detached.root != root || detached.module != OpKey::of(module) {
+            return None;
+        }
+        let body = module.region(0).ok()?.first_block()?;
+        let graphs = &detached.graph.graphs;
+        let mut by_name: FastMap<&str, usize> = FastMap::default();
+        for (i, g) in graphs.iter().enumerate() {
+            by_name.insert(g.name.as_str(), i);
+        }
+        let mut blocks: Vec<Option<BlockRef<'c, 'a>>> = vec![None; graphs.len()];
+        let mut next = body.first_operation();
+        while let Some(func) = next {
+            next = func.next_in_block();
+            if let Some(&i) = ops::str_attr(func, "sym_name").and_then(|n| by_name.get(n)) {
+                blocks[i] = func.region(0).ok().and_then(|r| r.first_block());
+            }
+        }
+        let mut model_ops = vec![None; detached.keys.len()];
+        for (graph, block) in graphs.iter().zip(&blocks) {
+            let block = (*block)?;
+            let mut order = graph.order.iter();
+            let mut cur = block.first_operation();
+            while let Some(op) = cur {
+                cur = op.next_in_block();
+                let n = order.next()?.0 as usize;
+                if detached.keys.get(n).copied().flatten() != Some(OpKey::of(op)) {
+                    return None;
+                }
+                model_ops[n] = Some(op);
+            }
+            if order.next().is_some() {
+                return None;
+            }
+        }
+        Some(IrModel {
+            graph: detached.graph,
+            ops: model_ops,
+            blocks: blocks.into_iter().collect::<Option<_>>()?,
+            module,
+            dynamic: detached.dynamic,
+        })
+    }
+
     /// After a plan that created nodes `first_new..` was replayed, makes the model what
     /// [`IrModel::build`] would read from the IR now, without reading it: each graph's
     /// order is taken from its block (walked once: an op is either the next node of the
@@ -308,6 +376,16 @@ impl<'c, 'a> IrModel<'c, 'a> {
         }
         true
     }
+}
+
+/// A memory model between two passes: the graph, and the identity (address) of the op
+/// behind each node, so the next pass can check that it finds the same ops.
+pub struct DetachedModel {
+    graph: MemGraph,
+    keys: Vec<Option<OpKey>>,
+    root: String,
+    module: OpKey,
+    dynamic: bool,
 }
 
 struct Builder<'c, 'a> {

@@ -16,7 +16,9 @@
 //! Across separate passes, each pass re-reads edge order from the IR (program order, MLIR
 //! has no other); inside the alias, edges keep GE's append order between passes.
 
-use super::{MemoryPass, Stage, CLEAN_SEPARATELY_OPTION, REMARKS_OPTION, ROOT_OPTION};
+use super::{
+    MemoryPass, Stage, CLEAN_SEPARATELY_OPTION, MAX_WARNINGS_OPTION, REMARKS_OPTION, ROOT_OPTION,
+};
 use crate::{
     ir::external_pass::PassId,
     pipeline::{OptionSpec, PassOptions},
@@ -24,7 +26,12 @@ use crate::{
 use melior::pass::Pass;
 
 /// Options of the pipeline.
-pub const OPTIONS: &[OptionSpec] = &[ROOT_OPTION, REMARKS_OPTION, CLEAN_SEPARATELY_OPTION];
+pub const OPTIONS: &[OptionSpec] = &[
+    ROOT_OPTION,
+    REMARKS_OPTION,
+    CLEAN_SEPARATELY_OPTION,
+    MAX_WARNINGS_OPTION,
+];
 
 static ID: PassId = PassId::new();
 

@@ -9,10 +9,10 @@
 //! Decisions: [`crate::analysis::memory::io_offset`].
 
 use super::{
-    build_model, check_module,
-    model_from_ir::IrModel,
+    check_module, keep_model,
+    model_from_ir::{DetachedModel, IrModel},
     plan_attrs::{has_marked_op, IrOffsets},
-    REMARKS_OPTION, ROOT_OPTION,
+    shared_or_built, REMARKS_OPTION, ROOT_OPTION,
 };
 use crate::{
     analysis::memory::{
@@ -22,10 +22,10 @@ use crate::{
     dialect::OpView,
     ir::{
         diagnostics::emit_remark,
-        external_pass::{as_op_ref, emit_error, PassFailed, PassId, RustPass},
+        external_pass::{as_op_ref, emit_error, mark_unchanged, PassFailed, PassId, RustPass},
         ops, IrRewriter, Rewriter,
     },
-    pipeline::{OptionSpec, PassOptions, Statistic},
+    pipeline::{ModelShare, OptionSpec, PassOptions, Statistic},
 };
 use melior::{
     ir::operation::{OperationLike, OperationRefMut},
@@ -70,6 +70,7 @@ impl SetIoOffset {
                 "num-offsets-skipped",
                 "Number of pairs skipped: an offset outside the workspace",
             ),
+            share: options.model_share(),
         })
     }
 
@@ -88,6 +89,7 @@ pub struct SetIoOffset {
     visited: Statistic,
     pairs: Statistic,
     skipped: Statistic,
+    share: ModelShare,
 }
 
 impl Offsets for IrOffsets {
@@ -102,13 +104,21 @@ impl Offsets for IrOffsets {
 impl SetIoOffset {
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
         check_module(module, self.flag)?;
-        // Most graphs mark no node: nothing to build a model for.
+        // Most graphs mark no node: nothing to build a model for (one handed on passes
+        // through unchanged).
         if !self.concerned(module) {
+            if let Some(shared) = self.share.take::<DetachedModel>() {
+                self.share.keep(shared);
+            }
+            mark_unchanged();
             return Ok(());
         }
-        let model = build_model(module, &self.root, self.flag)?;
+        let model = shared_or_built(&self.share, module, &self.root, self.flag)?;
         let rewriter = IrRewriter::for_op(module);
-        self.run_stage(&model, &rewriter.rewriter())
+        self.run_stage(&model, &rewriter.rewriter())?;
+        // Only attributes were written: the model is unchanged.
+        keep_model(&self.share, model, &self.root);
+        Ok(())
     }
 
     /// Plans on `model`, reading the plan's offsets from the IR (written and flushed by

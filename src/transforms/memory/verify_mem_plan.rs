@@ -7,18 +7,18 @@
 //! Options: `root=<func>`.
 
 use super::{
-    build_model, check_module,
+    check_module,
     plan_attrs::{func_of, stream_info, IrOffsets, MEMORY_SIZE},
-    ROOT_OPTION,
+    shared_or_built, ROOT_OPTION,
 };
 use crate::{
     analysis::memory::mem_verify::{verify_plan, PlanView},
     ir::{
         diagnostics::emit_remark,
-        external_pass::{as_op_ref, emit_error, PassFailed, PassId, RustPass},
+        external_pass::{as_op_ref, emit_error, mark_unchanged, PassFailed, PassId, RustPass},
         ops,
     },
-    pipeline::{OptionSpec, PassOptions, Statistic},
+    pipeline::{ModelShare, OptionSpec, PassOptions, Statistic},
 };
 use melior::{
     ir::operation::{OperationLike, OperationRefMut},
@@ -37,6 +37,7 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
         root: options.string(ROOT_OPTION.name)?.to_string(),
         checked: options.statistic("num-objects-checked", "Number of memory objects checked"),
         violations: options.statistic("num-violations", "Number of plan violations"),
+        share: options.model_share(),
     };
     Ok(options.build_pass(pass, &ID))
 }
@@ -47,12 +48,17 @@ struct VerifyMemPlan {
     root: String,
     checked: Statistic,
     violations: Statistic,
+    share: ModelShare,
 }
 
 impl VerifyMemPlan {
     fn run_on_module(&self, module: melior::ir::OperationRef) -> Result<(), PassFailed> {
         check_module(module, self.flag)?;
-        let model = build_model(module, &self.root, self.flag)?;
+        // The graph may come from the planner (it is what the IR reads back as); the plan
+        // itself, the offsets and the size, is always read from the IR.
+        let model = shared_or_built(&self.share, module, &self.root, self.flag)?;
+        // A checker: the IR is as it found it, so MLIR need not verify it again.
+        mark_unchanged();
         let g = &model.graph;
         let offsets = IrOffsets::read(&model);
         let root_func = func_of(&model, 0);

@@ -37,14 +37,25 @@ impl Family {
     ];
 }
 
+/// How a family builds what it could build more than one way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// Leave each weight update unordered with the backward reads of that weight (no
+    /// control edges from the reads to the update). Real training graphs order them (the
+    /// framework adds the control edges), and GraphLint warns (W18888) on every unordered
+    /// pair; this form exists to exercise the lint and the schedulers on such races.
+    pub unordered_updates: bool,
+}
+
 pub fn generate<S: Sink>(
     family: Family,
     units: u64,
     seed: u64,
+    style: Style,
     b: &mut Builder<S>,
 ) -> io::Result<()> {
     match family {
-        Family::Transformer => transformer::generate(units, seed, b),
+        Family::Transformer => transformer::generate(units, seed, style, b),
         Family::Resnet => resnet::generate(units, seed, b),
         Family::WideDag => wide_dag::generate(units, seed, b),
         Family::ControlFlow => control_flow::generate(units, seed, b),
@@ -52,9 +63,10 @@ pub fn generate<S: Sink>(
 }
 
 /// Op count of `family` at `units` (a dry run into a [`CountSink`]).
+/// (The style adds or drops control edges only, never ops, so the count ignores it.)
 fn count(family: Family, units: u64, seed: u64) -> io::Result<u64> {
     let mut b = Builder::new(CountSink);
-    generate(family, units, seed, &mut b)?;
+    generate(family, units, seed, Style::default(), &mut b)?;
     b.finish()
 }
 

@@ -7,10 +7,15 @@
 //! `HcomAllReduce` (`_input_mutable = true`, chained by control edges as GE orders
 //! collectives) into an `ApplyMomentum` (matrices) or a Mul/Sub/`Assign` update (LayerNorm
 //! parameters) of its `Variable`. A global-step Variable is bumped last.
+//!
+//! Each update waits, by control edges, for the backward ops that read its weight (the
+//! dX = dY . W^T MatMuls), as a framework orders a training graph; the forward reads are
+//! ordered already (through the loss). With [`Style::unordered_updates`] those edges are
+//! left out and GraphLint reports every such pair (W18888).
 
 use std::io;
 
-use super::{ints, splat};
+use super::{ints, splat, Style};
 use crate::builder::Builder;
 use crate::ops::*;
 use crate::rng::Rng;
@@ -82,7 +87,12 @@ fn mat(saved: &Saved, name: &str) -> Val {
     mat_of(&saved.mats, name)
 }
 
-pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Result<()> {
+pub fn generate<S: Sink>(
+    units: u64,
+    seed: u64,
+    style: Style,
+    b: &mut Builder<S>,
+) -> io::Result<()> {
     let mut rng = Rng::new(seed);
     let t = Types::new();
     b.begin("main", false, &[t.act, t.act], &[t.act, t.step])?;
@@ -124,7 +134,7 @@ pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Resul
     let mut chain = None;
     let mut last_update = None;
     while let Some(s) = saved.pop() {
-        let (dx, upd) = backward(b, &mut rng, &g, &s, dy, &mut chain)?;
+        let (dx, upd) = backward(b, &mut rng, &g, &s, dy, &mut chain, style)?;
         dy = dx;
         last_update = Some(upd);
     }
@@ -327,20 +337,32 @@ fn backward<S: Sink>(
     s: &Saved,
     dy: Val,
     chain: &mut Option<Val>,
+    style: Style,
 ) -> io::Result<(Val, Val)> {
     let t = &g.t;
     let p = format!("layer{}/grad", s.layer);
     // dW = X^T . dY and dX = dY . W^T, written as MatMul transposes like GE's backward graphs.
-    let mm = |b: &mut Builder<S>, name: &str, a: Val, c: Val, tx1: bool, out: Ty| {
+    let node = |b: &mut Builder<S>, name: &str, a: Val, c: Val, tx1: bool, out: Ty| {
         let attrs = vec![
             ("transpose_x1", Attr::Bool(tx1)),
             ("transpose_x2", Attr::Bool(!tx1)),
         ];
-        b.op(&MAT_MUL, format!("{p}/{name}"), &[a, c], attrs, out)
+        b.node(&MAT_MUL, format!("{p}/{name}"), &[a, c], &[], attrs, &[out])
     };
+    let mm = |b: &mut Builder<S>, name: &str, a: Val, c: Val, tx1: bool, out: Ty| {
+        Ok::<_, io::Error>(node(b, name, a, c, tx1, out)?.out(0))
+    };
+    // The backward reads of each weight (dX = dY . W^T), which its update must follow.
+    let mut readers: Vec<(&str, Val)> = Vec::new();
+    let mut read_weight =
+        |b: &mut Builder<S>, name: &str, weight: &'static str, a: Val, out: Ty| {
+            let n = node(b, name, a, mat(s, weight), false, out)?;
+            readers.push((weight, n.ctrl()));
+            Ok::<_, io::Error>(n.out(0))
+        };
     let mut grads: Vec<(&str, Val)> = Vec::new();
     grads.push(("w2", mm(b, "w2", s.act.clone(), dy.clone(), true, t.ff_t)?));
-    let d_act = mm(b, "ffn_act", dy.clone(), mat(s, "w2"), false, t.ff)?;
+    let d_act = read_weight(b, "ffn_act", "w2", dy.clone(), t.ff)?;
     let d_ff1 = b.op(
         &MUL,
         format!("{p}/ffn_up"),
@@ -352,7 +374,7 @@ fn backward<S: Sink>(
         "w1",
         mm(b, "w1", s.ln2y.clone(), d_ff1.clone(), true, t.ff)?,
     ));
-    let d_ln2 = mm(b, "ffn_ln", d_ff1, mat(s, "w1"), false, t.act)?;
+    let d_ln2 = read_weight(b, "ffn_ln", "w1", d_ff1, t.act)?;
     let d_h = b.op(
         &ADD,
         format!("{p}/ffn_residual"),
@@ -382,11 +404,11 @@ fn backward<S: Sink>(
     norm_grads.push(("ln2/beta", reduce(b, "ln2_beta", d_ln2)?));
 
     grads.push(("wo", mm(b, "wo", s.o2.clone(), d_h.clone(), true, t.act)?));
-    let d_o2 = mm(b, "attn_context", d_h.clone(), mat(s, "wo"), false, t.act)?;
+    let d_o2 = read_weight(b, "attn_context", "wo", d_h.clone(), t.act)?;
     for w in ["wq", "wk", "wv"] {
         grads.push((w, mm(b, w, s.ln1y.clone(), d_o2.clone(), true, t.act)?));
     }
-    let d_ln1 = mm(b, "attn_ln", d_o2, mat(s, "wq"), false, t.act)?;
+    let d_ln1 = read_weight(b, "attn_ln", "wq", d_o2, t.act)?;
     let prod = b.op(
         &MUL,
         format!("{p}/ln1_gamma_prod"),
@@ -424,6 +446,15 @@ fn backward<S: Sink>(
         let (_, w, acc) = s.mats.iter().find(|m| m.0 == name).expect("fixed names");
         let reduced = all_reduce(b, name, grad, rng)?;
         let attrs = vec![("use_nesterov", Attr::Bool(false))];
+        let after: Vec<Val> = if style.unordered_updates {
+            Vec::new()
+        } else {
+            readers
+                .iter()
+                .filter(|(weight, _)| *weight == name)
+                .map(|(_, ctrl)| ctrl.clone())
+                .collect()
+        };
         let ins = [
             w.clone(),
             acc.clone(),
@@ -435,7 +466,7 @@ fn backward<S: Sink>(
             &APPLY_MOMENTUM,
             format!("{u}/{name}/apply_momentum"),
             &ins,
-            &[],
+            &after,
             attrs,
             &[w.ty],
         )?;
