@@ -5,8 +5,11 @@ so ge-translate / ge-opt / ge-run can read them.
     target/onnx-venv/bin/python tools/onnx-node-tests.py OUT_DIR [--filter SUBSTRING]
 
 Input numbering follows the graph inputs that are not initializers, as ONNX's own data.
+Each case's tolerances (ONNX's rtol/atol for it, 1e-3/1e-7 unless the case says otherwise)
+go to `DIR/<case>/data.json`, where the shipped sets keep theirs.
 """
 import argparse
+import json
 import os
 
 import onnx
@@ -18,6 +21,8 @@ def write_case(case, out_dir):
     d = os.path.join(out_dir, case.name)
     os.makedirs(d, exist_ok=True)
     onnx.save(case.model, os.path.join(d, "model.onnx"))
+    with open(os.path.join(d, "data.json"), "w") as f:
+        json.dump({"rtol": case.rtol, "atol": case.atol}, f)
     inits = {i.name for i in case.model.graph.initializer}
     ins = [i.name for i in case.model.graph.input if i.name not in inits]
     outs = [o.name for o in case.model.graph.output]
