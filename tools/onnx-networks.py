@@ -265,19 +265,21 @@ def compare(out_dir, name, run_dir):
     expected = ReferenceEvaluator(model).run(None, feeds)
     status = 0
     for j, want in enumerate(expected):
-        files = glob.glob(os.path.join(run_dir, f"output{j}_*.npy"))
-        if len(files) != 1:
-            print(f"{name}: output {j}: {len(files)} files in {run_dir}")
+        # one file per schedule when ge-run ran several
+        files = sorted(glob.glob(os.path.join(run_dir, f"output{j}_*.npy")))
+        if not files:
+            print(f"{name}: output {j}: no file in {run_dir}")
             status = 1
-            continue
-        got = np.load(files[0])
-        try:
-            np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-5)
-            print(f"{name}: output {j} {list(got.shape)} matches onnx's ReferenceEvaluator "
-                  f"(max abs diff {float(np.max(np.abs(got - want))):.2e})")
-        except AssertionError as e:
-            print(f"{name}: output {j} differs from onnx's ReferenceEvaluator: {' '.join(str(e).split())[:400]}")
-            status = 1
+        for path in files:
+            got = np.load(path)
+            try:
+                np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-5)
+                print(f"{name}: {os.path.basename(path)} {list(got.shape)} matches onnx's "
+                      f"ReferenceEvaluator (max abs diff {float(np.max(np.abs(got - want))):.2e})")
+            except AssertionError as e:
+                print(f"{name}: {os.path.basename(path)} differs from onnx's ReferenceEvaluator: "
+                      f"{' '.join(str(e).split())[:400]}")
+                status = 1
     return status
 
 
