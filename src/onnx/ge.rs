@@ -180,6 +180,10 @@ pub struct GeGraph {
     used: HashSet<String>,
     data_count: usize,
     ret: Vec<String>,
+    /// The first op that reads or makes a zero-size tensor (the caller turns it into the
+    /// node's located error): the device allocates no memory for such tensors, so a
+    /// kernel would be handed no buffer at all.
+    pub zero_size: Option<String>,
 }
 
 impl GeGraph {
@@ -190,6 +194,7 @@ impl GeGraph {
             used: HashSet::new(),
             data_count: 0,
             ret: Vec::new(),
+            zero_size: None,
         }
     }
 
@@ -217,6 +222,21 @@ impl GeGraph {
         results: &[TType],
     ) -> Vec<Val> {
         let name = self.unique(name);
+        if self.zero_size.is_none() && op_type != "Const" && op_type != "Data" {
+            let empty = |t: &TType| t.dims.as_ref().is_some_and(|d| d.contains(&Some(0)));
+            if let Some(t) = inputs
+                .iter()
+                .map(|v| &v.ty)
+                .chain(results)
+                .find(|t| empty(t))
+            {
+                self.zero_size = Some(format!(
+                    "zero-size tensors ({}) are not supported: the device allocates no memory \
+                     for them (GE op '{name}', {op_type})",
+                    t.ge()
+                ));
+            }
+        }
         let ty = match op_table().by_ge_type(op_type).filter(|d| !d.is_generic()) {
             Some(_) => op_type.to_owned(),
             None => quote(op_type),

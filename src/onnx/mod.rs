@@ -190,7 +190,16 @@ impl<'f> Importer<'f> {
             let ty = declared_type(vi)
                 .map_err(|e| self.at_graph(g, e))?
                 .ok_or_else(|| self.at_graph(g, format!("input '{}' declares no type", vi.name)))?;
-            let v = ge.data(&vi.name, ty);
+            let mut v = ge.data(&vi.name, ty);
+            // An input without elements has one possible value: known at import time, so
+            // the ops that read it (empty `axes` of a Reduce) fold it away.
+            if let Some(dims) = v.ty.static_dims().filter(|d| d.contains(&0)) {
+                v.konst = Some(std::rc::Rc::new(tensor::Tensor {
+                    dtype: v.ty.dtype,
+                    dims,
+                    bytes: Vec::new(),
+                }));
+            }
             env.insert(vi.name.clone(), v);
         }
         self.body(g, &mut ge, &mut env, module)?;
@@ -292,6 +301,9 @@ impl<'f> Importer<'f> {
             };
             (rule.convert)(self, &mut cx).map_err(at)?
         };
+        if let Some(message) = ge.zero_size.take() {
+            return Err(at(message));
+        }
         for (k, name) in node.output.iter().enumerate() {
             if name.is_empty() {
                 continue;
@@ -317,6 +329,17 @@ impl<'f> Importer<'f> {
             let v = env.get(&vi.name).ok_or_else(|| {
                 self.at_graph(g, format!("output '{}' is produced by no node", vi.name))
             })?;
+            if v.ty.dims.as_ref().is_some_and(|d| d.contains(&Some(0))) {
+                return Err(self.at_graph(
+                    g,
+                    format!(
+                        "output '{}' is a zero-size tensor ({}): zero-size tensors are not \
+                         supported (the device allocates no memory for them)",
+                        vi.name,
+                        v.ty.ge()
+                    ),
+                ));
+            }
             ge.output(v);
             types.push(v.ty.clone());
         }

@@ -83,6 +83,13 @@ static RULES: &[OpRule] = &[
     ),
     rule!("Div", LO, HI, "RealDiv (floats) / Div (ints)", binary),
     rule!("Dropout", LO, HI, "Identity (inference)", dropout),
+    rule!(
+        "Elu",
+        LO,
+        HI,
+        "SelectV2 on Greater: x, alpha * (Exp - 1)",
+        elu_like
+    ),
     rule!("Equal", LO, HI, "Equal", binary),
     rule!("Erf", 9, HI, "Erf", unary),
     rule!("Exp", LO, HI, "Exp", unary),
@@ -121,6 +128,13 @@ static RULES: &[OpRule] = &[
         HI,
         "If (branches as subgraphs, outer-scope values as inputs)",
         control::if_op
+    ),
+    rule!(
+        "InstanceNormalization",
+        LO,
+        HI,
+        "ReduceMean, Sub, Mul, Sqrt, RealDiv + Reshape (per sample and channel)",
+        instance_norm
     ),
     rule!(
         "LayerNormalization",
@@ -168,6 +182,14 @@ static RULES: &[OpRule] = &[
     rule!("Neg", LO, HI, "Neg", unary),
     rule!("Not", LO, HI, "LogicalNot", unary),
     rule!("Or", LO, HI, "LogicalOr", binary),
+    rule!("PRelu", LO, HI, "SelectV2 on Less: x * slope, x", prelu),
+    rule!(
+        "Pad",
+        LO,
+        10,
+        "PadV2 (constant mode; pads, value attributes)",
+        pad
+    ),
     rule!("Pad", 11, HI, "PadV2 (constant mode)", pad),
     rule!("Pow", LO, HI, "Pow", binary),
     rule!("Reciprocal", LO, HI, "Reciprocal", unary),
@@ -178,6 +200,13 @@ static RULES: &[OpRule] = &[
     rule!("ReduceSum", LO, HI, "ReduceSum (+ Const axes)", reduce),
     rule!("Relu", LO, HI, "Relu", unary),
     rule!("Reshape", 5, HI, "Reshape", reshape),
+    rule!(
+        "Selu",
+        LO,
+        HI,
+        "gamma * SelectV2 on Greater: x, alpha * (Exp - 1)",
+        elu_like
+    ),
     rule!(
         "Shape",
         LO,
@@ -190,12 +219,20 @@ static RULES: &[OpRule] = &[
     rule!("Size", LO, HI, "Size (Const when static)", size_op),
     rule!(
         "Slice",
+        LO,
+        9,
+        "StridedSlice (starts, ends, axes attributes)",
+        slice
+    ),
+    rule!(
+        "Slice",
         10,
         HI,
         "StridedSlice (+ Const begin/end/strides)",
         slice
     ),
     rule!("Softmax", LO, HI, "SoftmaxV2 (axes by opset)", softmax),
+    rule!("Softplus", LO, HI, "Log of Exp + 1", softplus),
     rule!(
         "Split",
         LO,
@@ -280,7 +317,164 @@ fn unary(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
             return Ok(vec![cx.folded((**k).clone())]);
         }
     }
+    // Shape arithmetic (the expanded function bodies negate axis counts): folded so the
+    // shapes that depend on it stay static.
+    if let (Some(k), "Neg" | "Abs") = (&x.konst, op) {
+        if x.ty.dtype == DType::I64 && k.elements() <= 64 {
+            if let Some(v) = k.to_i64s() {
+                let v: Vec<i64> = v
+                    .iter()
+                    .map(|&e| {
+                        if op == "Neg" {
+                            e.wrapping_neg()
+                        } else {
+                            e.wrapping_abs()
+                        }
+                    })
+                    .collect();
+                return Ok(vec![cx.folded(Tensor::from_i64s_dims(&v, k.dims.clone()))]);
+            }
+        }
+    }
     Ok(vec![cx.emit1(ge, &[&x], &[], ty(&x))])
+}
+
+/// The input of a float-only composition (the kernels have no Elu, Selu, SoftPlus, PRelu
+/// or InstanceNorm: the nodes become the elementwise ops they are defined by).
+fn float_input(cx: &Cx) -> Res<Val> {
+    let x = cx.x(0)?;
+    if !dtype::is_float(x.ty.dtype) {
+        return Err(format!(
+            "{:?} inputs are not supported (float only)",
+            x.ty.dtype
+        ));
+    }
+    Ok(x)
+}
+
+/// Elu: `x > 0 ? x : alpha * (exp(x) - 1)`; Selu: that times gamma.
+fn elu_like(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
+    let x = float_input(cx)?;
+    let selu = cx.node.op_type == "Selu";
+    let dt = x.ty.dtype;
+    let alpha = cx.float("alpha", if selu { 1.673_263_192_176_818_8 } else { 1.0 });
+    let zero = cx.cst("zero", Tensor::scalar(dt, 0.0)?);
+    let one = cx.cst("one", Tensor::scalar(dt, 1.0)?);
+    let alpha_c = cx.cst("alpha", Tensor::scalar(dt, alpha)?);
+    let bools = x.ty.with_dtype(DType::Bool);
+    let positive = cx.helper("positive", "Greater", &[&x, &zero], &[], bools);
+    let e = cx.helper("exp", "Exp", &[&x], &[], ty(&x));
+    let em1 = cx.helper("expm1", "Sub", &[&e, &one], &[], ty(&x));
+    let negative = cx.helper("negative", "Mul", &[&em1, &alpha_c], &[], ty(&x));
+    if !selu {
+        return Ok(vec![cx.emit1(
+            "SelectV2",
+            &[&positive, &x, &negative],
+            &[],
+            ty(&x),
+        )]);
+    }
+    let gamma = cx.float("gamma", 1.050_701_022_148_132_3);
+    let gamma_c = cx.cst("gamma", Tensor::scalar(dt, gamma)?);
+    let select = cx.helper(
+        "select",
+        "SelectV2",
+        &[&positive, &x, &negative],
+        &[],
+        ty(&x),
+    );
+    Ok(vec![cx.emit1("Mul", &[&select, &gamma_c], &[], ty(&x))])
+}
+
+/// Softplus: `ln(exp(x) + 1)`, as ONNX defines it.
+fn softplus(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
+    let x = float_input(cx)?;
+    let one = cx.cst("one", Tensor::scalar(x.ty.dtype, 1.0)?);
+    let e = cx.helper("exp", "Exp", &[&x], &[], ty(&x));
+    let e1 = cx.helper("exp_plus_one", "Add", &[&e, &one], &[], ty(&x));
+    Ok(vec![cx.emit1("Log", &[&e1], &[], ty(&x))])
+}
+
+/// PRelu: `x < 0 ? slope * x : x`, slope broadcast to x (unidirectionally).
+fn prelu(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
+    let x = float_input(cx)?;
+    let slope = cx.x(1)?;
+    if slope.ty.dtype != x.ty.dtype {
+        return Err("the slope's element type differs from the input's".into());
+    }
+    let dims = shape::broadcast(&x.ty.dims, &slope.ty.dims)?;
+    if x.ty.dims.is_some() && dims != x.ty.dims {
+        return Err("the slope does not broadcast to the input's shape".into());
+    }
+    let zero = cx.cst("zero", Tensor::scalar(x.ty.dtype, 0.0)?);
+    let negative = cx.helper(
+        "negative",
+        "Less",
+        &[&x, &zero],
+        &[],
+        x.ty.with_dtype(DType::Bool),
+    );
+    let scaled = cx.helper("scaled", "Mul", &[&x, &slope], &[], ty(&x));
+    Ok(vec![cx.emit1(
+        "SelectV2",
+        &[&negative, &scaled, &x],
+        &[],
+        ty(&x),
+    )])
+}
+
+/// InstanceNormalization: per sample and channel over the spatial axes,
+/// `scale * (x - mean) / sqrt(var + epsilon) + B`.
+fn instance_norm(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
+    let x = float_input(cx)?;
+    let (scale, bias) = (cx.x(1)?, cx.x(2)?);
+    let rank = rank_of(&x, "input 0")?;
+    if rank < 3 {
+        return Err("the input must have rank >= 3".into());
+    }
+    let dt = x.ty.dtype;
+    let d = x.ty.dims.clone().unwrap_or_default();
+    let reduced: Dims = (0..rank)
+        .map(|i| if i < 2 { d[i] } else { Some(1) })
+        .collect();
+    let rtype = TType::new(dt, Some(reduced));
+    let axes: Vec<i64> = (2..rank as i64).collect();
+    let axes_c = cx.cst("axes", Tensor::from_i64s(&axes));
+    let keep = [
+        ("keep_dims", GeAttr::Bool(true)),
+        ("noop_with_empty_axes", GeAttr::Bool(true)),
+    ];
+    let mean = cx.helper("mean", "ReduceMean", &[&x, &axes_c], &keep, rtype.clone());
+    let centred = cx.helper("centred", "Sub", &[&x, &mean], &[], ty(&x));
+    let square = cx.helper("square", "Mul", &[&centred, &centred], &[], ty(&x));
+    let var = cx.helper(
+        "var",
+        "ReduceMean",
+        &[&square, &axes_c],
+        &keep,
+        rtype.clone(),
+    );
+    let eps = cx.cst("epsilon", Tensor::scalar(dt, cx.float("epsilon", 1e-5))?);
+    let var_eps = cx.helper("var_eps", "Add", &[&var, &eps], &[], rtype.clone());
+    let std = cx.helper("std", "Sqrt", &[&var_eps], &[], rtype);
+    let normalized = cx.helper("normalized", "RealDiv", &[&centred, &std], &[], ty(&x));
+    let mut shape = vec![-1i64];
+    shape.extend(std::iter::repeat_n(1, rank - 2));
+    let pdims: Dims = std::iter::once(d[1])
+        .chain(std::iter::repeat_n(Some(1), rank - 2))
+        .collect();
+    let ptype = TType::new(dt, Some(pdims));
+    let shape_c = cx.cst("param_shape", Tensor::from_i64s(&shape));
+    let s = cx.helper(
+        "scale_reshape",
+        "Reshape",
+        &[&scale, &shape_c],
+        &[],
+        ptype.clone(),
+    );
+    let b = cx.helper("bias_reshape", "Reshape", &[&bias, &shape_c], &[], ptype);
+    let scaled = cx.helper("scaled", "Mul", &[&normalized, &s], &[], ty(&x));
+    Ok(vec![cx.emit1("Add", &[&scaled, &b], &[], ty(&x))])
 }
 
 fn leaky_relu(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
@@ -512,9 +706,7 @@ fn constant_of_shape(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
 
 fn dropout(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
     let x = cx.x(0)?;
-    if cx.node.output.get(1).is_some_and(|o| !o.is_empty()) {
-        return Err("the mask output is not supported (inference only)".into());
-    }
+    let wants_mask = cx.node.output.get(1).is_some_and(|o| !o.is_empty());
     if cx.opset >= 12 {
         if let Some(t) = cx.konst(2, "training_mode")? {
             if t.bytes.iter().any(|&b| b != 0) {
@@ -524,7 +716,30 @@ fn dropout(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
             return Err("input 2 (training_mode) must be a constant".into());
         }
     }
-    Ok(vec![cx.emit1("Identity", &[&x], &[], ty(&x))])
+    let y = cx.emit1("Identity", &[&x], &[], ty(&x));
+    if !wants_mask {
+        return Ok(vec![y]);
+    }
+    // Inference keeps every element: the mask is all ones (bool from opset 10, the input's
+    // type before), a Fill of the input's static shape.
+    let dims =
+        x.ty.static_dims()
+            .ok_or("the mask output needs a static input shape")?;
+    let mask_dtype = if cx.opset >= 10 {
+        DType::Bool
+    } else {
+        x.ty.dtype
+    };
+    let shape = cx.cst("mask_shape", Tensor::from_i64s(&dims));
+    let one = cx.cst("mask_one", Tensor::scalar(mask_dtype, 1.0)?);
+    let mask = cx.helper(
+        "mask",
+        "Fill",
+        &[&shape, &one],
+        &[],
+        TType::fixed(mask_dtype, &dims),
+    );
+    Ok(vec![y, mask])
 }
 
 /// MatMul: numpy semantics on rank >= 2 operands. GE's plugin builds BatchMatMulV2; two
@@ -1387,6 +1602,10 @@ fn reduce(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
         _ if noop => vec![],
         _ => (0..rank).collect(),
     };
+    if axes.is_empty() {
+        // noop_with_empty_axes (or a scalar): the input itself, without an empty axes Const.
+        return Ok(vec![cx.emit1("Identity", &[&x], &[], ty(&x))]);
+    }
     let d = x.ty.dims.clone().unwrap_or_default();
     let out: Dims = (0..rank)
         .filter_map(|i| match (axes.contains(&i), keep) {
@@ -1438,16 +1657,28 @@ fn clip(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
     Ok(vec![v])
 }
 
-/// Slice (10+): StridedSlice over every axis, begin / end masks for the axes not named.
+/// Slice (attributes before 10, inputs from 10): StridedSlice over every axis, begin / end masks for the axes not named.
 fn slice(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
     let x = cx.x(0)?;
     let rank = rank_of(&x, "input 0")?;
-    let starts = cx.konst_ints(1, "starts")?.ok_or("starts are required")?;
-    let ends = cx.konst_ints(2, "ends")?.ok_or("ends are required")?;
-    let axes = cx
-        .konst_ints(3, "axes")?
-        .unwrap_or_else(|| (0..starts.len() as i64).collect());
-    let steps = cx.konst_ints(4, "steps")?.unwrap_or(vec![1; starts.len()]);
+    // Before opset 10, starts / ends / axes are attributes and there are no steps.
+    let (starts, ends, axes, steps) = if cx.opset < 10 {
+        let starts = cx.ints("starts").ok_or("attribute `starts` is required")?;
+        let ends = cx.ints("ends").ok_or("attribute `ends` is required")?;
+        let axes = cx
+            .ints("axes")
+            .unwrap_or_else(|| (0..starts.len() as i64).collect());
+        let steps = vec![1; starts.len()];
+        (starts, ends, axes, steps)
+    } else {
+        let starts = cx.konst_ints(1, "starts")?.ok_or("starts are required")?;
+        let ends = cx.konst_ints(2, "ends")?.ok_or("ends are required")?;
+        let axes = cx
+            .konst_ints(3, "axes")?
+            .unwrap_or_else(|| (0..starts.len() as i64).collect());
+        let steps = cx.konst_ints(4, "steps")?.unwrap_or(vec![1; starts.len()]);
+        (starts, ends, axes, steps)
+    };
     if starts.len() != ends.len() || axes.len() != starts.len() || steps.len() != starts.len() {
         return Err("starts, ends, axes and steps must have one entry per sliced axis".into());
     }
@@ -1517,8 +1748,18 @@ fn pad(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
         ));
     }
     let rank = rank_of(&x, "input 0")?;
-    let pads = cx.konst_ints(1, "pads")?.ok_or("pads are required")?;
-    let axes = match cx.konst_ints(3, "axes")? {
+    // Before opset 11, `pads` and `value` are attributes.
+    let legacy = cx.opset < 11;
+    let pads = if legacy {
+        cx.ints("pads").ok_or("attribute `pads` is required")?
+    } else {
+        cx.konst_ints(1, "pads")?.ok_or("pads are required")?
+    };
+    let axes = match if legacy {
+        None
+    } else {
+        cx.konst_ints(3, "axes")?
+    } {
         Some(a) => a
             .iter()
             .map(|&a| shape::axis(a, rank))
@@ -1543,9 +1784,12 @@ fn pad(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
         "paddings",
         Tensor::from_i64s_dims(&paddings, vec![rank as i64, 2]),
     );
-    let value = match cx.opt(2) {
+    let value = match cx.opt(2).filter(|_| !legacy) {
         Some(v) => v,
-        None => cx.cst("constant_value", Tensor::scalar(x.ty.dtype, 0.0)?),
+        None => {
+            let v = if legacy { cx.float("value", 0.0) } else { 0.0 };
+            cx.cst("constant_value", Tensor::scalar(x.ty.dtype, v)?)
+        }
     };
     Ok(vec![cx.emit1(
         "PadV2",
@@ -1623,10 +1867,15 @@ mod tests {
             .unwrap_err()
             .contains("not supported"));
         assert!(find_rule("Relu", 26).is_err());
-        // Every rule covers at least opsets 12..=21 unless the op is newer.
+        // Every op has a rule for opset 21; the attribute forms of Pad (< 11) and Slice
+        // (< 10) are rules of their own.
         for r in RULES {
-            assert!(r.since.max(LO) <= 21 && r.until >= 21, "{}", r.op);
+            assert!(find_rule(r.op, 21).is_ok(), "{}", r.op);
         }
+        assert_eq!(find_rule("Pad", 6).unwrap().until, 10);
+        assert_eq!(find_rule("Pad", 11).unwrap().since, 11);
+        assert_eq!(find_rule("Slice", 9).unwrap().until, 9);
+        assert_eq!(find_rule("Slice", 10).unwrap().since, 10);
     }
 
     #[test]

@@ -499,3 +499,139 @@ fn layer_norm_inv_std_dev_is_computed_from_ge_variance() {
         "{text}"
     );
 }
+
+#[test]
+fn zero_size_tensors_are_a_located_error() {
+    let m = model(
+        13,
+        vec![node("Relu", "r", &["x"], &["y"], vec![])],
+        vec![f32_in("x", &[2, 0, 3])],
+        &["y"],
+        vec![],
+    );
+    let e = model_to_ge(&m, "m.onnx", None).unwrap_err();
+    assert!(
+        e.starts_with("m.onnx: node 'r' (Relu, opset 13): zero-size tensors (f32[2, 0, 3])"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_empty_axes_input_reduces_everything_or_is_a_no_op() {
+    let axes_in = vi("axes", 7, Some(&[Some(0)]));
+    let reduce = |noop: i64| {
+        model(
+            13,
+            vec![node(
+                "ReduceSum",
+                "r",
+                &["x", "axes"],
+                &["y"],
+                vec![int("noop_with_empty_axes", noop), int("keepdims", 1)],
+            )],
+            vec![f32_in("x", &[3, 2]), axes_in.clone()],
+            &["y"],
+            vec![],
+        )
+    };
+    let all = ge_checked(&reduce(0));
+    assert!(
+        all.contains("\"r\" = ReduceSum(\"x\", \"r/axes\")"),
+        "{all}"
+    );
+    assert!(all.contains(": (f32[1, 1])"), "{all}");
+    let noop = ge_checked(&reduce(1));
+    assert!(
+        noop.contains("\"r\" = Identity(\"x\") : (f32[3, 2])"),
+        "{noop}"
+    );
+}
+
+#[test]
+fn pad_and_slice_take_attributes_before_opsets_11_and_10() {
+    let m = model(
+        6,
+        vec![
+            node(
+                "Pad",
+                "p",
+                &["x"],
+                &["y"],
+                vec![ints("pads", &[0, 1, 0, 2])],
+            ),
+            node(
+                "Slice",
+                "s",
+                &["y"],
+                &["z"],
+                vec![ints("starts", &[1]), ints("ends", &[3]), ints("axes", &[1])],
+            ),
+        ],
+        vec![f32_in("x", &[2, 3])],
+        &["z"],
+        vec![],
+    );
+    let text = ge_checked(&m);
+    assert!(
+        text.contains("\"p\" = \"PadV2\"(") && text.contains(": (f32[2, 6])"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"s\" = \"StridedSlice\"(") && text.contains(": (f32[2, 2])"),
+        "{text}"
+    );
+}
+
+#[test]
+fn elu_prelu_softplus_and_instance_norm_become_elementwise_ops() {
+    let m = model(
+        13,
+        vec![
+            node("Elu", "e", &["x"], &["a"], vec![]),
+            node("PRelu", "p", &["a", "slope"], &["b"], vec![]),
+            node("Softplus", "sp", &["b"], &["c"], vec![]),
+            node(
+                "InstanceNormalization",
+                "n",
+                &["c", "sc", "bi"],
+                &["y"],
+                vec![],
+            ),
+        ],
+        vec![f32_in("x", &[1, 2, 2, 2])],
+        &["y"],
+        vec![
+            f32_init("slope", &[2, 1, 1]),
+            f32_init("sc", &[2]),
+            f32_init("bi", &[2]),
+        ],
+    );
+    let text = ge_checked(&m);
+    // Table ops print bare, generic ones quoted: match the node and the type name.
+    for (node, op) in [
+        ("\"e\" = ", "SelectV2"),
+        ("\"p\" = ", "SelectV2"),
+        ("\"sp\" = ", "Log"),
+        ("\"n\" = ", "Add"),
+        ("\"n/mean\" = ", "ReduceMean"),
+    ] {
+        let line = text.lines().find(|l| l.trim_start().starts_with(node));
+        assert!(line.is_some_and(|l| l.contains(op)), "{node}{op}\n{text}");
+    }
+}
+
+#[test]
+fn dropout_mask_in_inference_is_all_true() {
+    let m = model(
+        13,
+        vec![node("Dropout", "d", &["x"], &["y", "mask"], vec![])],
+        vec![f32_in("x", &[2, 3])],
+        &["y", "mask"],
+        vec![],
+    );
+    let text = ge_checked(&m);
+    assert!(
+        text.contains("\"d/mask\" = \"Fill\"(") && text.contains(": (bool[2, 3])"),
+        "{text}"
+    );
+}

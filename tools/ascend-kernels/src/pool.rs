@@ -2,7 +2,8 @@
 //! `padding` "SAME" or "VALID", `data_format` = "NHWC" (GE's default) or "NCHW". As TF:
 //! VALID gives `(in - k) / stride + 1`, SAME gives `ceil(in / stride)` with the padding split
 //! `total / 2` before and the rest after; padded positions are ignored (Max never sees them,
-//! Avg divides by the number of real elements in the window). Float dtypes only.
+//! Avg divides by the number of real elements in the window). Float dtypes; Max also
+//! takes integers of up to 32 bits.
 
 use crate::kernel::{Op, Result};
 use crate::layout::permute;
@@ -199,9 +200,16 @@ pub(crate) fn pool(
     let y = match x.values() {
         Values::F32(v) => Values::F32(plan.apply(v)),
         Values::F64(v) => Values::F64(plan.apply(v)),
+        // Integer MaxPool (TF's and ONNX's int8 / uint8 ...): picking a maximum is exact in
+        // f64 for integers of up to 32 bits; an empty window cannot occur for them (the
+        // window always overlaps the input).
+        Values::Int(v) if kind == Pool::Max && x.dtype.size() <= 4 => {
+            let y = plan.apply(v.iter().map(|&i| i as f64).collect());
+            Values::Int(y.into_iter().map(|f| f as i128).collect())
+        }
         _ => {
             return Err(op.invalid(format!(
-                "input 0 (x): dtype {:?} is not supported (float only)",
+                "input 0 (x): dtype {:?} is not supported (float; Max: integers up to 32 bits)",
                 x.dtype
             )))
         }
@@ -228,6 +236,38 @@ mod tests {
             &[1, 1, 3, 3],
             &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
         )
+    }
+
+    #[test]
+    fn integer_max_pool_is_exact_and_avg_stays_float_only() {
+        let x = u8s(&[1, 1, 2, 2], &[1, 255, 7, 3]);
+        let y = run1(
+            "MaxPool",
+            &attrs(2, 1, "VALID"),
+            &[x.clone()],
+            DType::U8,
+            &[1, 1, 1, 1],
+        );
+        assert_eq!(y.data, [255]);
+        let big = i32s(&[1, 1, 1, 2], &[i32::MAX, i32::MIN]);
+        let y = run1(
+            "MaxPool",
+            &attrs(1, 1, "VALID"),
+            &[big],
+            DType::I32,
+            &[1, 1, 1, 2],
+        );
+        assert_eq!(
+            y.data,
+            [i32::MAX.to_le_bytes(), i32::MIN.to_le_bytes()].concat()
+        );
+        let message = fails(
+            "AvgPool",
+            &attrs(2, 1, "VALID"),
+            &[x],
+            &[(DType::U8, vec![1, 1, 1, 1])],
+        );
+        assert!(message.contains("not supported"), "{message}");
     }
 
     #[test]

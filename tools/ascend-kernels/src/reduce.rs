@@ -170,7 +170,22 @@ pub(crate) fn reduce(
         Domain::F32 => go::<f32>(op, &x, &flags, kind)?,
         Domain::F64 => go::<f64>(op, &x, &flags, kind)?,
         Domain::Int => go::<Wrapping<i128>>(op, &x, &flags, kind)?,
-        Domain::Bool => return Err(op.invalid("bool reductions are not supported")),
+        // Max / Min over bools are any / all (ONNX's ReduceMax / ReduceMin from opset 20):
+        // computed on 0 / 1 and mapped back.
+        Domain::Bool if matches!(kind, Reduce::Max | Reduce::Min) => {
+            let crate::values::Values::Bool(b) = x.values() else {
+                return Err(op.invalid("internal error: domain"));
+            };
+            let v: Vec<Wrapping<i128>> = b.iter().map(|&t| Wrapping(i128::from(t))).collect();
+            let r = reduce_values(&v, &x.dims, &flags, kind).ok_or_else(|| {
+                op.invalid(format!(
+                    "{kind:?} over an empty axis of input 0 (x) dims {:?}",
+                    x.dims
+                ))
+            })?;
+            crate::values::Values::Bool(r.iter().map(|w| w.0 != 0).collect())
+        }
+        Domain::Bool => return Err(op.invalid(format!("bool {kind:?} is not supported"))),
     };
     op.write(outputs, 0, x.dtype, &out_dims, &y)
 }
@@ -182,6 +197,35 @@ mod tests {
 
     fn x23() -> Owned {
         f32s(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    }
+
+    #[test]
+    fn bool_max_and_min_are_any_and_all() {
+        let x = bools(&[2, 2], &[true, false, false, false]);
+        let ax1 = i64s(&[1], &[1]);
+        let max = run1(
+            "ReduceMax",
+            &[],
+            &[x.clone(), ax1.clone()],
+            DType::Bool,
+            &[2],
+        );
+        assert_eq!(max.bools(), [true, false]);
+        let min = run1(
+            "ReduceMin",
+            &[],
+            &[x.clone(), ax1.clone()],
+            DType::Bool,
+            &[2],
+        );
+        assert_eq!(min.bools(), [false, false]);
+        let all = bools(&[2, 2], &[true, true, false, true]);
+        assert_eq!(
+            run1("ReduceMin", &[], &[all, ax1.clone()], DType::Bool, &[2]).bools(),
+            [true, false]
+        );
+        let message = fails("ReduceSum", &[], &[x, ax1], &[(DType::Bool, vec![2])]);
+        assert!(message.contains("bool Sum"), "{message}");
     }
 
     #[test]
