@@ -82,11 +82,14 @@ def main():
         for stage, flags in [("imported", []), ("compiled", ["--ge-compile"]),
                              ("lowered", ["--ge-compile-and-lower"])]:
             out = os.path.join(work, f"{base}.{stage}.mlir")
-            status, stdout, stderr = run(["ge-opt", *flags, path, "-o", out])
-            if status != 0:
-                print(f"error: ge-opt {' '.join(flags)} {path} failed:\n{stderr}")
-                return 1
-            stages[stage].append(out)
+            status, _, _ = run(["ge-opt", *flags, path, "-o", out])
+            # A graph the lowering refuses is no input for the passes after it.
+            if status == 0:
+                stages[stage].append(out)
+    for stage, paths in stages.items():
+        if not paths:
+            print(f"error: no input reaches the {stage} stage")
+            return 1
 
     cases = []
     for flag, options in listed_passes("ge-opt"):

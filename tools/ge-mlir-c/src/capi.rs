@@ -38,16 +38,18 @@ fn success(ok: bool) -> MlirLogicalResult {
     }
 }
 
-/// The caller's context as a melior `&Context` (never destroyed here: the caller owns it).
+/// The caller's context as a melior `ContextRef` (which never destroys it); borrow it as a
+/// `&Context` with `to_ref`, which points into the `ContextRef` itself, so the
+/// `ContextRef` must stay in a local of the caller.
 ///
 /// # Safety
-/// `context` must be a live context that outlives `'a`.
-unsafe fn borrow_context<'a>(context: MlirContext) -> &'a Context {
+/// `context` must be a live context.
+unsafe fn borrow_context<'a>(context: MlirContext) -> ContextRef<'a> {
     // SAFETY: guaranteed by the caller; a `ContextRef` does not own the context.
-    unsafe { ContextRef::from_raw(context).to_ref() }
+    unsafe { ContextRef::from_raw(context) }
 }
 
-/// Loads `func` and the `ascend` and `ascend_task` dialects (from the IRDL shipped in
+/// Loads `irdl`, `func` and the `ascend` and `ascend_task` dialects (from the IRDL shipped in
 /// `dialects/`) into `context`. A dialect already loaded (`mlir-opt --irdl-file`, an earlier
 /// call) is left as it is. Fails only if the embedded IRDL does not load.
 ///
@@ -56,13 +58,18 @@ unsafe fn borrow_context<'a>(context: MlirContext) -> &'a Context {
 #[no_mangle]
 pub unsafe extern "C" fn geMlirLoadAscendDialect(context: MlirContext) -> MlirLogicalResult {
     // SAFETY: guaranteed by the caller.
-    let context = unsafe { borrow_context(context) };
-    // SAFETY: the handle and the context are live.
+    let context_ref = unsafe { borrow_context(context) };
+    // SAFETY: `context_ref` lives to the end of the function.
+    let context: &Context = unsafe { context_ref.to_ref() };
+    // SAFETY: the handles and the context are live. `irdl` reads the definitions, `func`
+    // holds the graphs.
     unsafe {
-        mlir_sys::mlirDialectHandleLoadDialect(
+        for handle in [
+            mlir_sys::mlirGetDialectHandle__irdl__(),
             mlir_sys::mlirGetDialectHandle__func__(),
-            context.to_raw(),
-        );
+        ] {
+            mlir_sys::mlirDialectHandleLoadDialect(handle, context.to_raw());
+        }
     }
     for (source, probe) in [
         (IRDL_SOURCE, "ascend.add"),
@@ -97,13 +104,15 @@ pub unsafe extern "C" fn geMlirImportGe(
     user_data: *mut c_void,
 ) -> MlirModule {
     // SAFETY: guaranteed by the caller.
-    let (context, source, file_name) = unsafe {
+    let (context_ref, source, file_name) = unsafe {
         (
             borrow_context(context),
             read_string(source),
             read_string(file_name),
         )
     };
+    // SAFETY: `context_ref` lives to the end of the function.
+    let context: &Context = unsafe { context_ref.to_ref() };
     if !context.is_registered_operation("ascend.add") {
         report(
             error,

@@ -29,7 +29,7 @@ extern "C" {
 /// Idempotent.
 MLIR_CAPI_EXPORTED void geMlirRegisterPasses(void);
 
-/// Loads func and the ascend and ascend_task dialects (the IRDL of dialects/)
+/// Loads irdl, func and the ascend and ascend_task dialects (the IRDL of dialects/)
 /// into `context`. Dialects already loaded are kept. Call it before parsing or
 /// importing, outside a running pass manager.
 MLIR_CAPI_EXPORTED MlirLogicalResult geMlirLoadAscendDialect(MlirContext context);
