@@ -37,6 +37,7 @@ fn main() {
     println!("cargo:rustc-link-search=native={prefix}/lib");
     println!("cargo:rustc-link-lib=dylib=MLIR");
     println!("cargo:rustc-link-lib=dylib=LLVM");
-    // A C program loading the library finds libMLIR.so.22.1 without LD_LIBRARY_PATH.
-    println!("cargo:rustc-link-arg-cdylib=-Wl,-rpath,{prefix}/lib");
+    // A C program loading the library (and this crate's test binary) finds libMLIR.so.22.1
+    // without LD_LIBRARY_PATH.
+    println!("cargo:rustc-link-arg=-Wl,-rpath,{prefix}/lib");
 }

@@ -139,7 +139,12 @@ pub unsafe extern "C" fn geMlirImportGe(
     }
 }
 
-fn create(flag: &str, options: &str, error: MlirStringCallback, user_data: *mut c_void) -> MlirPass {
+fn create(
+    flag: &str,
+    options: &str,
+    error: MlirStringCallback,
+    user_data: *mut c_void,
+) -> MlirPass {
     let Some(row) = PASSES.iter().position(|info| info.flag == flag) else {
         report(error, user_data, &format!("unknown pass '{flag}'"));
         return MlirPass {
@@ -224,7 +229,10 @@ mod tests {
         flags.sort_unstable();
         let mut registered: Vec<_> = PASSES.iter().map(|info| info.flag).collect();
         registered.sort_unstable();
-        assert_eq!(flags, registered, "a pass without (or with a stale) create function");
+        assert_eq!(
+            flags, registered,
+            "a pass without (or with a stale) create function"
+        );
         for (function, _) in CREATE_FUNCTIONS {
             assert!(
                 HEADER.contains(&format!("MlirPass {function}(void);")),
@@ -233,14 +241,21 @@ mod tests {
         }
         let declared = HEADER.matches("MlirPass geMlirCreate").count();
         // The per-pass functions plus the generic geMlirCreatePass.
-        assert_eq!(declared, CREATE_FUNCTIONS.len() + 1, "GeMlir.h declares extra passes");
+        assert_eq!(
+            declared,
+            CREATE_FUNCTIONS.len() + 1,
+            "GeMlir.h declares extra passes"
+        );
     }
 
     #[test]
     fn function_names_are_the_camel_case_flag() {
         for (function, flag) in CREATE_FUNCTIONS {
             let info = ge_mlir::pipeline::lookup(flag).unwrap();
-            assert_eq!(*function, format!("geMlirCreate{}Pass", info.display_name()));
+            assert_eq!(
+                *function,
+                format!("geMlirCreate{}Pass", info.display_name())
+            );
         }
     }
 }
