@@ -2,7 +2,8 @@
 # Installs what ge-mlir needs on Debian 12 (run as root; idempotent and quick when done):
 # LLVM/MLIR 22 from Debian's packages (libraries to link, mlir-opt/FileCheck/not/lit to test),
 # mold (fast linking of the ~200 MB MLIR-linked binaries), GNU time (benchmarks) and g++
-# (build.rs compiles one C++ extension of the MLIR C API, src/ir/capi_ext.cpp).
+# (build.rs compiles one C++ extension of the MLIR C API, src/ir/capi_ext.cpp, and
+# tools/ge-mlir-c its plugin entry; its gcc is the `cc` test/Plugin builds a C program with).
 set -euo pipefail
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libclang-22-dev

@@ -126,6 +126,22 @@ impl Pipeline {
             !self.no_sharing,
         )
     }
+
+    /// A pipeline of already resolved steps (the `mlir-opt` plugin resolves one pass, or
+    /// the passes of an alias one by one, and keeps each as its own pipeline).
+    pub fn from_steps(steps: Vec<Step>) -> Self {
+        Self { steps }
+    }
+
+    /// [`Pipeline::add_to`] for any op pass manager: a nested one, or the dynamic pipeline
+    /// a pass of another tool (`mlir-opt` with our plugin) runs on its operation.
+    pub fn add_to_operation_pass_manager(
+        &self,
+        manager: OperationPassManager,
+        statistics: &PassStatistics,
+    ) -> Result<(), String> {
+        add_steps(manager, &self.steps, statistics)
+    }
 }
 
 /// Whether `arg` (a raw command-line argument) is one of our pass flags:
