@@ -70,8 +70,12 @@ class Graph:
             self.root.append(Node(*m.groups()) if m and CALL.match(m.group(3)) else line)
 
     def removable(self):
-        """Names of root nodes delta debugging may cut (everything but inputs)."""
-        return [n.name for n in self.root if isinstance(n, Node) and n.op != "Data"]
+        """What delta debugging may cut: root nodes (everything but inputs), named, and
+        the root graph's outputs, as `@return:<i>`."""
+        nodes = [n.name for n in self.root if isinstance(n, Node) and n.op != "Data"]
+        rets = next((split_top(n.partition("return")[2]) for n in self.root
+                     if isinstance(n, str) and n.strip().startswith("return")), [])
+        return nodes + [f"@return:{i}" for i in range(len(rets))]
 
     def node_count(self):
         return sum(isinstance(n, Node) for n in self.root) + sum(
@@ -111,7 +115,8 @@ class Graph:
                 out.append(c)
             elif n.strip().startswith("return"):
                 head, _, rets = n.partition("return")
-                out.append(head + "return " + ", ".join(fix(a) or a for a in split_top(rets)))
+                kept = [fix(a) or a for i, a in enumerate(split_top(rets)) if f"@return:{i}" not in cut]
+                out.append(head + "return " + ", ".join(kept))
             else:
                 out.append(n)
         # Unused inputs, constants and variables go (repeat: a cut can free others).
