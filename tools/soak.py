@@ -16,6 +16,7 @@ Exit status 1 when any run failed.
 """
 import argparse, os, random, re, shutil, subprocess, sys, time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import soak_shrink  # noqa: E402
 

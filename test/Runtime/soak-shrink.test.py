@@ -2,6 +2,7 @@
 unordered writer/reader pair of a variable (two stream labels) into a generated graph."""
 import os, re, subprocess, sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import soak_shrink  # noqa: E402
 
