@@ -81,6 +81,9 @@ impl Source {
 pub struct Session {
     pub context: Context,
     collector: DiagnosticCollector,
+    /// The node pairs of GraphLint's W18888 warnings seen so far (races the graph itself
+    /// leaves open, told apart from the compiler's by `races::RaceLog`).
+    lint_pairs: std::cell::RefCell<Vec<(String, String)>>,
 }
 
 impl Session {
@@ -88,7 +91,16 @@ impl Session {
         register_all_passes();
         let context = new_context();
         let collector = DiagnosticCollector::attach(&context);
-        Session { context, collector }
+        Session {
+            context,
+            collector,
+            lint_pairs: Default::default(),
+        }
+    }
+
+    /// The unordered node pairs GraphLint reported while compiling.
+    pub fn lint_pairs(&self) -> Vec<(String, String)> {
+        self.lint_pairs.borrow().clone()
     }
 
     /// Renders what MLIR reported, and `extra`, to stderr; returns whether any was an error.
@@ -102,6 +114,12 @@ impl Session {
             .filter(|d| d.severity != Severity::Remark)
             .collect();
         diagnostics.extend(extra);
+        self.lint_pairs.borrow_mut().extend(
+            diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Warning)
+                .filter_map(|d| crate::races::lint_pair(&d.message)),
+        );
         let mut sources = Sources::default();
         sources.add(&source.path, &source.text);
         for diag in &diagnostics {

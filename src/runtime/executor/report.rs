@@ -1,6 +1,12 @@
 //! The simulator's report of a run (`geSimReport()` JSON), parsed into what `ge-run`
 //! prints, and its trace written as a Chrome trace (`chrome://tracing`, Perfetto).
 
+mod live;
+mod svg;
+
+pub use live::LiveBytes;
+
+use crate::lowering::model::TaskModel;
 use crate::runtime::error::RuntimeError;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -109,14 +115,14 @@ impl SimReport {
             .map(|e| {
                 let (device, stream) =
                     parse_label(e.get("stream").and_then(Value::as_str).unwrap_or(""));
+                let kind = e.get("kind").and_then(Value::as_str).unwrap_or("");
+                let name = e.get("name").and_then(Value::as_str);
                 TraceTask {
                     device: device.unwrap_or(0),
                     stream: stream.unwrap_or(u32::MAX),
-                    kind: e
-                        .get("kind")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_owned(),
+                    kind: kind.to_owned(),
+                    op: name.filter(|n| *n != kind).map(str::to_owned),
+                    node: e.get("node").and_then(Value::as_str).map(str::to_owned),
                     event: e.get("event").and_then(Value::as_u64),
                     start: number(e, &["start_ns", "start"]).unwrap_or(0.0),
                     end: number(e, &["end_ns", "end"]).unwrap_or(0.0),
@@ -261,9 +267,35 @@ impl SimReport {
         line
     }
 
+    /// Live workspace bytes of each device over the run (`model`'s plan locates the
+    /// workspace); empty without a trace that carries ranges.
+    pub fn live_workspace(&self, model: &TaskModel) -> Vec<LiveBytes> {
+        match self.raw.get("trace").and_then(Value::as_array) {
+            Some(trace) => live::live_workspace(trace, model),
+            None => Vec::new(),
+        }
+    }
+
+    /// [`Self::chrome_trace`] plus a counter track per device of the live workspace bytes
+    /// (Chrome `"C"` events).
+    pub fn chrome_trace_for(&self, model: &TaskModel) -> Option<String> {
+        let text = self.chrome_trace()?;
+        let mut trace: Value = serde_json::from_str(&text).ok()?;
+        let events = trace["traceEvents"].as_array_mut()?;
+        for series in self.live_workspace(model) {
+            for (time, bytes) in series.points {
+                events.push(
+                    serde_json::json!({"name": "live workspace bytes", "ph": "C",
+                    "ts": time / 1000.0, "pid": series.device, "args": {"bytes": bytes}}),
+                );
+            }
+        }
+        Some(trace.to_string())
+    }
+
     /// The run's trace as Chrome trace JSON, when the report carries one: either already
     /// Chrome events (`ph` set) or task records (`device`, `stream`, `name`/`kind`, `start`,
-    /// `end`/`dur`), one row per (device, stream).
+    /// `end`/`dur`), one row per (device, stream); a slice is named by its op type and node.
     pub fn chrome_trace(&self) -> Option<String> {
         let entries = self.raw.get("trace")?.as_array()?;
         let events: Vec<Value> = entries
@@ -282,6 +314,10 @@ impl SimReport {
                     .iter()
                     .find_map(|key| entry.get(key)?.as_str())
                     .unwrap_or("task");
+                let name = match entry.get("node").and_then(Value::as_str) {
+                    Some(node) if node != name => format!("{name} {node}"),
+                    _ => name.to_owned(),
+                };
                 serde_json::json!({
                     "name": name,
                     "cat": entry.get("kind").and_then(Value::as_str).unwrap_or("task"),
@@ -307,6 +343,10 @@ struct TraceTask {
     device: u32,
     stream: u32,
     kind: String,
+    /// The op type (kernels, collectives).
+    op: Option<String>,
+    /// The node name the executor gave (`geSimSetTaskName`).
+    node: Option<String>,
     event: Option<u64>,
     start: f64,
     end: f64,

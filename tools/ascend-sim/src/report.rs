@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
+use smallvec::SmallVec;
 
 use crate::handles::{Id, IdMap};
 use crate::scheduler::{EVENT_TAG, NO_NAME};
@@ -16,6 +17,17 @@ pub struct TraceEntry {
     pub name: u32,
     pub start: u64,
     pub end: u64,
+    /// What the task was when it started (node name, device ranges).
+    pub started: Started,
+}
+
+/// A task's node name (`geSimSetTaskName`, interned; `NO_NAME`: none) and the device ranges
+/// it reads and writes, kept from its start to its end for the trace: the timeline names
+/// each slice by node, and the live-bytes counter follows the ranges.
+#[derive(Debug, Clone, Default)]
+pub struct Started {
+    pub node: u32,
+    pub accesses: SmallVec<[(u64, u64, bool); 4]>,
 }
 
 #[derive(Debug, Default)]
@@ -30,9 +42,16 @@ pub struct Stats {
     pub trace: Vec<TraceEntry>,
     /// Start times of model runs in progress, by exec stream.
     model_starts: IdMap<u64>,
+    /// The running task of each stream (`trace=1` only).
+    running: IdMap<Started>,
 }
 
 impl Stats {
+    /// A task of stream `s` started (`trace=1`): its node and ranges wait for its end.
+    pub fn task_started(&mut self, s: Id, node: u32, accesses: SmallVec<[(u64, u64, bool); 4]>) {
+        self.running.insert(s, Started { node, accesses });
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn task_done(
         &mut self,
@@ -54,12 +73,17 @@ impl Stats {
         e.2 += 1;
         self.by_kind[kind as usize] += 1;
         if trace {
+            let started = self.running.remove(&s).unwrap_or(Started {
+                node: NO_NAME,
+                accesses: SmallVec::new(),
+            });
             self.trace.push(TraceEntry {
                 stream: s,
                 kind,
                 name,
                 start,
                 end,
+                started,
             });
         }
     }
@@ -95,11 +119,21 @@ impl Stats {
                 name: NO_NAME,
                 start,
                 end: now,
+                started: Started {
+                    node: NO_NAME,
+                    accesses: SmallVec::new(),
+                },
             });
         }
     }
 
-    pub fn to_json(&self, op_names: &[std::sync::Arc<str>], now: u64) -> Value {
+    /// `node_names`: the interned names of `geSimSetTaskName`.
+    pub fn to_json(
+        &self,
+        op_names: &[std::sync::Arc<str>],
+        node_names: &[std::sync::Arc<str>],
+        now: u64,
+    ) -> Value {
         let makespan = self.first_start.map_or(0, |f| self.last_end - f);
         let mut streams: Vec<(&Id, &(String, u64, u64))> = self.busy.iter().collect();
         streams.sort_by_key(|(id, _)| **id);
@@ -122,8 +156,26 @@ impl Stats {
                     Some(n) if t.name != NO_NAME => &**n,
                     _ => t.kind.name(),
                 };
-                json!({"stream": label(t.stream), "kind": t.kind.name(), "name": name,
-                       "start_ns": t.start, "end_ns": t.end})
+                let mut v = json!({"stream": label(t.stream), "kind": t.kind.name(), "name": name,
+                       "start_ns": t.start, "end_ns": t.end});
+                if let Some(node) = node_names.get(t.started.node as usize) {
+                    v["node"] = json!(&**node);
+                }
+                let ranges = |write: bool| {
+                    let r: Vec<Value> = t
+                        .started
+                        .accesses
+                        .iter()
+                        .filter(|a| a.2 == write)
+                        .map(|a| json!([a.0, a.1]))
+                        .collect();
+                    r
+                };
+                if !t.started.accesses.is_empty() {
+                    v["reads"] = Value::Array(ranges(false));
+                    v["writes"] = Value::Array(ranges(true));
+                }
+                v
             })
             .collect();
         json!({

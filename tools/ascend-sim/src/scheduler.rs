@@ -314,6 +314,14 @@ impl Sim {
             (st.dev, st.number, st.model.is_some() && st.active)
         };
         self.race_start(s, &task, !in_model);
+        if self.cfg.trace {
+            let node = match &task {
+                Task::Kernel(k) => k.node,
+                _ => NO_NAME,
+            };
+            self.stats
+                .task_started(s, node, crate::race::task_accesses(&task));
+        }
         let p = self.cfg.device;
         let kind = task.kind();
         let mut name = NO_NAME;
@@ -846,6 +854,12 @@ impl Sim {
             match t {
                 Task::Collective(c) => tasks.push(c),
                 _ => unreachable!("an arrived stream's head is its collective"),
+            }
+        }
+        if self.cfg.trace {
+            for (&s, t) in streams.iter().zip(&tasks) {
+                let accesses = crate::race::task_accesses(&Task::Collective(t.clone()));
+                self.stats.task_started(s, NO_NAME, accesses);
             }
         }
         if self.race.enabled {

@@ -568,7 +568,7 @@ static REPORT: Mutex<Option<CString>> = Mutex::new(None);
 pub extern "C" fn geSimReport() -> *const c_char {
     let r = std::panic::catch_unwind(|| {
         let json = with_sim(|s| {
-            let mut v = s.stats.to_json(&s.op_names, s.sched.now);
+            let mut v = s.stats.to_json(&s.op_names, &s.race.names, s.sched.now);
             if s.race.enabled {
                 v["races"] = s.race.to_json();
             }
