@@ -36,10 +36,16 @@ def write_case(case, out_dir):
         os.makedirs(sd, exist_ok=True)
         for kind, values, names in (("input", inputs, ins), ("output", outputs, outs)):
             for j, v in enumerate(values):
-                try:
-                    t = numpy_helper.from_array(v, names[j] if j < len(names) else f"{kind}_{j}")
-                except Exception:  # sequences, maps, optionals: not TensorProto
-                    continue
+                name = names[j] if j < len(names) else f"{kind}_{j}"
+                if isinstance(v, onnx.TensorProto):  # kept as such (bfloat16, float8, ...)
+                    t = onnx.TensorProto()
+                    t.CopyFrom(v)
+                    t.name = name
+                else:
+                    try:
+                        t = numpy_helper.from_array(v, name)
+                    except Exception:  # sequences, maps, optionals: not TensorProto
+                        continue
                 with open(os.path.join(sd, f"{kind}_{j}.pb"), "wb") as f:
                     f.write(t.SerializeToString())
 
