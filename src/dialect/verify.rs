@@ -10,8 +10,10 @@
 use super::{
     attr_checks, op_table,
     semantics::{self, data_operands, data_results},
-    Arity, OpView, Trait,
+    subgraph_rule::{ExpectedResults, SubgraphRule},
+    OpView, Trait,
 };
+use crate::analysis::fast_hash::AddressMap;
 use crate::ir::external_pass::emit_error;
 use melior::ir::{
     attribute::{StringAttribute, TypeAttribute},
@@ -53,7 +55,9 @@ pub fn verify_subgraphs(module: &Module) -> bool {
             emit_error(function.op.location(), &format!("@{}: {p}", function.name));
             ok = false;
         }
-        for op in body_ops(function.op) {
+        let ops = body_ops(function.op);
+        ok &= check_unique_names(&function.name, &ops);
+        for op in ops {
             ok &= check_attr_values(op);
             for (attr, symbol) in subgraph_attrs(op) {
                 let Some(callee) = by_name.get(symbol.as_str()) else {
@@ -77,6 +81,41 @@ pub fn verify_subgraphs(module: &Module) -> bool {
         }
     }
     ok && check_acyclic(&calls)
+}
+
+/// GE identifies a node by its name within its graph (Send/Recv peers, the stream
+/// allocation's reports, `.ge` text): a second node of one function with the name of an
+/// earlier one is an error at the second, naming where the first is. The `.ge` importer
+/// makes the same check on its AST.
+fn check_unique_names(function: &str, ops: &[OperationRef]) -> bool {
+    // Keyed by the address of the text: MLIR uniques string attributes, so equal names are
+    // one object (no hashing of the text on a million-op module).
+    let mut first: AddressMap<usize, usize> = AddressMap::default();
+    let mut ok = true;
+    for (i, op) in ops.iter().enumerate() {
+        let Some(name) = op
+            .attribute("name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .and_then(crate::ir::string_value)
+        else {
+            continue;
+        };
+        if let Some(&j) = first.get(&(name.as_ptr() as usize)) {
+            emit_error(
+                op.location(),
+                &format!(
+                    "node name `{name}` is used twice in @{function} (first by the op at {}); \
+                     GE identifies nodes by name",
+                    ops[j].location()
+                ),
+            );
+            ok = false;
+        } else {
+            first.insert(name.as_ptr() as usize, i);
+        }
+    }
+    ok
 }
 
 /// The attribute values [`super::attr_checks`] checks (the types of the attributes passes
@@ -206,25 +245,16 @@ fn types_text(types: &[Type]) -> String {
     format!("({})", parts.join(", "))
 }
 
-/// A subgraph's arguments are the parent's data inputs after its leading single groups
-/// (If's `cond`, Case's `branch_index`); its results are the parent's data results. A
-/// While `cond` graph takes the loop values and returns one predicate.
+/// A subgraph's signature against its parent op, by the rule the `.ge` importer applies too
+/// ([`SubgraphRule`]).
 fn check_signature(op: OperationRef, attr: &str, symbol: &str, callee: &Function) -> bool {
-    let Some(def) = semantics::op_def(&op).or_else(|| op_table().by_op_name("ascend.op")) else {
+    let Some(row) = semantics::op_def(&op).or_else(|| op_table().by_op_name("ascend.op")) else {
         return true;
     };
-    let leading = def
-        .inputs
-        .iter()
-        .take_while(|g| g.arity == Arity::Single)
-        .count();
-    let inputs: Vec<Type> = data_operands(&op)
-        .iter()
-        .skip(leading)
-        .map(|v| v.r#type())
-        .collect();
-    let outputs: Vec<Type> = data_results(&op).iter().map(|v| v.r#type()).collect();
-    let is_while_cond = semantics::has_trait(&op, Trait::WhileFamily) && attr == "cond";
+    let rule = SubgraphRule::new(row, semantics::semantic_def(&op).unwrap_or(row));
+    let operands: Vec<Type> = data_operands(&op).iter().map(|v| v.r#type()).collect();
+    let results: Vec<Type> = data_results(&op).iter().map(|v| v.r#type()).collect();
+    let (inputs, expected) = rule.signature(attr, &operands, &results);
     let mut ok = true;
     if callee.inputs != inputs {
         emit_error(
@@ -238,8 +268,8 @@ fn check_signature(op: OperationRef, attr: &str, symbol: &str, callee: &Function
         );
         ok = false;
     }
-    if is_while_cond {
-        if callee.results.len() != 1 {
+    match expected {
+        ExpectedResults::OnePredicate if callee.results.len() != 1 => {
             emit_error(
                 op.location(),
                 &format!(
@@ -249,17 +279,19 @@ fn check_signature(op: OperationRef, attr: &str, symbol: &str, callee: &Function
             );
             ok = false;
         }
-    } else if callee.results != outputs {
-        emit_error(
-            op.location(),
-            &format!(
-                "subgraph @{symbol} (attribute `{attr}`) returns {} but {} produces {}",
-                types_text(&callee.results),
-                describe(op),
-                types_text(&outputs)
-            ),
-        );
-        ok = false;
+        ExpectedResults::Exactly(outputs) if callee.results != outputs => {
+            emit_error(
+                op.location(),
+                &format!(
+                    "subgraph @{symbol} (attribute `{attr}`) returns {} but {} produces {}",
+                    types_text(&callee.results),
+                    describe(op),
+                    types_text(&outputs)
+                ),
+            );
+            ok = false;
+        }
+        _ => {}
     }
     ok
 }

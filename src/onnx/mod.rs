@@ -239,6 +239,23 @@ impl<'f> Importer<'f> {
                 hints.insert(vi.name.as_str(), t);
             }
         }
+        // GE identifies nodes by name: a name given twice in one graph is an error naming
+        // both nodes (unnamed nodes get generated, unique names).
+        let mut first: HashMap<&str, usize> = HashMap::new();
+        for (i, node) in g.node.iter().enumerate() {
+            if node.name.is_empty() {
+                continue;
+            }
+            if let Some(j) = first.insert(node.name.as_str(), i) {
+                return Err(self.at_graph(
+                    g,
+                    format!(
+                        "node #{i} ({}) is named '{}' like node #{j} ({}): GE identifies nodes by name",
+                        node.op_type, node.name, g.node[j].op_type
+                    ),
+                ));
+            }
+        }
         for node in &g.node {
             self.node(node, &hints, ge, env, module)?;
         }

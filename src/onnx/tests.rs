@@ -635,3 +635,34 @@ fn dropout_mask_in_inference_is_all_true() {
         "{text}"
     );
 }
+
+#[test]
+fn a_node_name_given_twice_is_an_error_naming_both_nodes() {
+    let m = model(
+        13,
+        vec![
+            node("Relu", "r", &["x"], &["a"], vec![]),
+            node("Sigmoid", "r", &["a"], &["y"], vec![]),
+        ],
+        vec![f32_in("x", &[2])],
+        &["y"],
+        vec![],
+    );
+    let e = model_to_ge(&m, "m.onnx", None).unwrap_err();
+    assert!(
+        e.contains("node #1 (Sigmoid) is named 'r' like node #0 (Relu)"),
+        "{e}"
+    );
+    // Unnamed nodes never clash: they get generated names.
+    let unnamed = model(
+        13,
+        vec![
+            node("Relu", "", &["x"], &["a"], vec![]),
+            node("Sigmoid", "", &["a"], &["y"], vec![]),
+        ],
+        vec![f32_in("x", &[2])],
+        &["y"],
+        vec![],
+    );
+    ge_checked(&unnamed);
+}

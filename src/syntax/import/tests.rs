@@ -71,6 +71,7 @@ ge_type = "While"
 engine = "GE"
 inputs = ["input[2]"]
 outputs = ["output[2]"]
+traits = ["while_family"]
 subgraph_attrs = ["cond", "body"]
 
 [[op]]

@@ -169,3 +169,62 @@ fn buffer_fusion_holds_vacuously_without_inputs_as_in_ge() {
         "no input, so no pair, but no error either"
     );
 }
+
+/// `v (Variable) -> Assign.ref`, `x -> a -> Assign.value`, the output offered input 1.
+fn assign_into(src_type: &str) -> (MemGraph, NodeId, NodeId) {
+    let mut b = B::new();
+    let v = b.src("v", src_type);
+    let x = b.src("x", "Data");
+    let a = b.reader("a", 1);
+    let n = b.assign("asg");
+    b.e(x, 0, a, 0);
+    b.e(v, 0, n, 0);
+    b.e(a, 0, n, 1);
+    b.net_output(ROOT, &[(n, 0)]);
+    typed(&mut b.g, &[4]);
+    b.g.node_mut(n).outputs[0].inplace_input = Some(1);
+    (b.g, n, v)
+}
+
+/// A ref output of a variable lives at the variable's address (GE gives it the variable's
+/// offset, the plan `output_offset = -1`): it cannot also reuse another input's workspace
+/// bytes, so no `reuse_input_index` disagrees with the offsets.
+#[test]
+fn a_ref_output_of_a_variable_reuses_no_other_input() {
+    let (mut g, n, v) = assign_into("Variable");
+    let plan = plan_inplace(&mut g, LayoutOptions::default()).unwrap();
+    assert_eq!(plan.decisions.len(), 1);
+    assert_eq!(plan.decisions[0].node, n);
+    assert_eq!(
+        plan.decisions[0].verdict,
+        Err(Rejection::ReadOnlyOutput { source: v })
+    );
+    assert_eq!(plan.accepted().count(), 0);
+}
+
+/// The rule is about where the output lives, not about the op: the same Assign writing a
+/// workspace tensor (produced by an op) may still reuse its value input.
+#[test]
+fn a_ref_output_of_a_workspace_tensor_may_reuse_another_input() {
+    let mut b = B::new();
+    let x = b.src("x", "Data");
+    let r = b.reader("r", 1);
+    let a = b.reader("a", 1);
+    let n = b.assign("asg");
+    b.e(x, 0, r, 0);
+    b.e(x, 0, a, 0);
+    b.e(r, 0, n, 0);
+    b.e(a, 0, n, 1);
+    b.net_output(ROOT, &[(n, 0)]);
+    typed(&mut b.g, &[4]);
+    b.g.node_mut(n).outputs[0].inplace_input = Some(1);
+    let plan = plan_inplace(&mut b.g, LayoutOptions::default()).unwrap();
+    assert!(
+        !matches!(
+            plan.decisions[0].verdict,
+            Err(Rejection::ReadOnlyOutput { .. })
+        ),
+        "{:?}",
+        plan.decisions[0].verdict
+    );
+}

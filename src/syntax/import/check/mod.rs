@@ -11,7 +11,11 @@ use super::{
     lower_attr::{Lowering, SymbolUse},
     table_hooks,
 };
-use crate::dialect::{attr_checks, Arity, ArityError, Group, OpDef, OpTable};
+use crate::dialect::{
+    attr_checks,
+    subgraph_rule::{SubgraphCall, SubgraphRule},
+    ArityError, Group, OpDef, OpTable,
+};
 use crate::syntax::{
     ast::{self, AttrValueKind, Input, OpTypeKind, Span},
     diagnostics::Diagnostic,
@@ -76,12 +80,10 @@ pub struct CheckedNode<'c> {
     pub arg_index: Option<usize>,
     pub operand_segments: Option<Vec<i32>>,
     pub result_segments: Option<Vec<i32>>,
-    /// `(attribute, symbol)` per subgraph the node calls (the table's subgraph attributes).
+    /// `(attribute, symbol)` per subgraph the node calls (the attributes its rule names).
     subgraphs: Vec<(String, SymbolUse)>,
-    /// For table ops: how many leading data inputs stay with the op (If's `cond`, Case's
-    /// `branch_index`) before the rest are passed to the subgraphs. `None` for the generic
-    /// op, whose subgraph convention is unknown.
-    subgraph_skip: Option<usize>,
+    /// How the node calls its subgraphs: the rule the `.mlir` verifier applies too.
+    subgraph_call: Option<SubgraphCall>,
 }
 
 /// A node's data inputs `(node, output)` and control inputs; `None` when one failed.
@@ -97,6 +99,8 @@ enum OpKind<'t> {
 /// A node while checking: `None` parts failed and have been reported.
 struct Partial<'c, 't> {
     op: Option<OpKind<'t>>,
+    /// How the node calls subgraphs (the rule the `.mlir` verifier applies too).
+    subgraph_rule: Option<SubgraphRule<'t>>,
     results: Option<Vec<Type<'c>>>,
     attrs: Option<Vec<(String, Attribute<'c>)>>,
     symbols: Vec<(String, SymbolUse)>,
@@ -202,37 +206,30 @@ fn finish_graph<'c>(g: PartialGraph<'c, '_>) -> CheckedGraph<'c> {
     let nodes: Vec<CheckedNode> = g
         .nodes
         .into_iter()
-        .map(|p| CheckedNode {
-            op_name: match p.op {
-                Some(OpKind::Known(def)) => def.op_name(),
-                _ => GENERIC_OP.to_string(),
-            },
-            results: p.results.unwrap_or_default(),
-            attrs: p.attrs.unwrap_or_default(),
-            data_in: p.data_in.unwrap_or_default(),
-            ctrl_in: p.ctrl_in.unwrap_or_default(),
-            arg_index: p.arg_index,
-            operand_segments: p.segments.0,
-            result_segments: p.segments.1,
-            subgraphs: match p.op {
-                Some(OpKind::Known(def)) => {
-                    let attrs = table_hooks::subgraph_attrs(def);
-                    p.symbols
+        .map(|p| {
+            let rule = p.subgraph_rule;
+            CheckedNode {
+                op_name: match p.op {
+                    Some(OpKind::Known(def)) => def.op_name(),
+                    _ => GENERIC_OP.to_string(),
+                },
+                results: p.results.unwrap_or_default(),
+                attrs: p.attrs.unwrap_or_default(),
+                data_in: p.data_in.unwrap_or_default(),
+                ctrl_in: p.ctrl_in.unwrap_or_default(),
+                arg_index: p.arg_index,
+                operand_segments: p.segments.0,
+                result_segments: p.segments.1,
+                subgraphs: match rule {
+                    Some(rule) => p
+                        .symbols
                         .into_iter()
-                        .filter(|(k, _)| attrs.contains(&k.as_str()))
-                        .collect()
-                }
-                _ => Vec::new(),
-            },
-            subgraph_skip: match p.op {
-                Some(OpKind::Known(def)) => Some(
-                    def.inputs
-                        .iter()
-                        .take_while(|g| g.arity == Arity::Single)
-                        .count(),
-                ),
-                _ => None,
-            },
+                        .filter(|(k, _)| rule.names_subgraphs(k))
+                        .collect(),
+                    None => Vec::new(),
+                },
+                subgraph_call: rule.map(|r| r.call),
+            }
         })
         .collect();
     let arg_types = g.args.iter().map(|&n| nodes[n].results[0]).collect();
@@ -369,8 +366,16 @@ impl<'c, 't> Checker<'c, 't> {
         }
         let is_data = matches!(op, Some(OpKind::Known(d)) if table_hooks::is_data_like(d));
         let arg_index = if is_data { self.data_index(n) } else { None };
+        let subgraph_rule = match (op, &n.op_type.kind) {
+            (Some(OpKind::Known(def)), _) => Some(SubgraphRule::new(def, def)),
+            (Some(OpKind::Generic), OpTypeKind::Generic(t)) => self.table.generic().map(|row| {
+                SubgraphRule::new(row, self.table.semantics_for_ge_type(t).unwrap_or(row))
+            }),
+            _ => None,
+        };
         Partial {
             op,
+            subgraph_rule,
             results,
             attrs,
             symbols,

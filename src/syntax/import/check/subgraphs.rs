@@ -1,6 +1,7 @@
 //! Ops with subgraphs against the subgraphs' signatures.
 
 use super::{index_span, show, show_list, CheckedGraph, Checker};
+use crate::dialect::subgraph_rule::ExpectedResults;
 use crate::syntax::{
     ast::{self, Input, OpTypeKind},
     diagnostics::Diagnostic,
@@ -10,10 +11,11 @@ use melior::ir::Type;
 impl<'c> Checker<'c, '_> {
     /// Operand and result types of ops with subgraphs against the subgraphs' signatures.
     ///
-    /// A table op passes its data inputs after the leading single groups to each subgraph
-    /// (If: all but `cond`; Case: all but `branch_index`; While, PartitionedCall: all), in
-    /// order, as the subgraph's Data indices. A subgraph's outputs are the op's outputs,
-    /// except a `cond` subgraph (While), which returns one predicate.
+    /// By [`crate::dialect::subgraph_rule`], the rule the `.mlir` verifier applies: a table
+    /// op passes its data inputs after the leading single groups (If: all but `cond`; Case:
+    /// all but `branch_index`), a generic op all of them, in order, as the subgraph's Data
+    /// indices. A subgraph's outputs are the op's outputs, except a While-family `cond`
+    /// subgraph, which returns one predicate.
     pub(super) fn check_subgraph_uses(
         &mut self,
         file: &ast::File,
@@ -22,7 +24,7 @@ impl<'c> Checker<'c, '_> {
         all: &[CheckedGraph<'c>],
     ) {
         for (i, node) in graph.nodes.iter().enumerate() {
-            let Some(skip) = node.subgraph_skip else {
+            let Some(call) = node.subgraph_call else {
                 continue;
             };
             if node.subgraphs.is_empty() {
@@ -34,11 +36,12 @@ impl<'c> Checker<'c, '_> {
                 .iter()
                 .filter(|x| matches!(x, Input::Data { .. }))
                 .collect();
-            let skip = skip.min(node.data_in.len());
-            let passed: Vec<Type> = node.data_in[skip..]
+            let operands: Vec<Type> = node
+                .data_in
                 .iter()
                 .map(|&(p, k)| graph.nodes[p].results[k])
                 .collect();
+            let skip = call.kept_inputs.min(operands.len());
             let op = match &n.op_type.kind {
                 OpTypeKind::Known(t) | OpTypeKind::Generic(t) => t.as_str(),
             };
@@ -47,6 +50,7 @@ impl<'c> Checker<'c, '_> {
                     continue;
                 };
                 let (sub, sub_ast) = (&all[si], &file.graphs[si]);
+                let (passed, expected) = call.signature(key, &operands, &node.results);
                 let sg = &sub_ast.name.text;
                 if passed.len() != sub.arg_types.len() {
                     let mut d = Diagnostic::new(
@@ -85,7 +89,7 @@ impl<'c> Checker<'c, '_> {
                     }
                 }
                 let ret_span = sub_ast.ret.as_ref().map_or(sub_ast.close, |r| r.span);
-                if key == "cond" {
+                if expected == ExpectedResults::OnePredicate {
                     if sub.result_types.len() != 1 {
                         self.diags.push(
                             Diagnostic::new(
@@ -100,7 +104,7 @@ impl<'c> Checker<'c, '_> {
                             .with_secondary(ret_span, "returns here"),
                         );
                     }
-                } else if node.results != sub.result_types {
+                } else if expected != ExpectedResults::Exactly(sub.result_types.clone()) {
                     self.diags.push(
                         Diagnostic::new(
                             format!(
