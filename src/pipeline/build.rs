@@ -130,7 +130,10 @@ impl Pipeline {
     /// A pipeline of already resolved steps (the `mlir-opt` plugin resolves one pass, or
     /// the passes of an alias one by one, and keeps each as its own pipeline).
     pub fn from_steps(steps: Vec<Step>) -> Self {
-        Self { steps }
+        Self {
+            steps,
+            no_sharing: false,
+        }
     }
 
     /// [`Pipeline::add_to`] for any op pass manager: a nested one, or the dynamic pipeline
@@ -140,7 +143,7 @@ impl Pipeline {
         manager: OperationPassManager,
         statistics: &PassStatistics,
     ) -> Result<(), String> {
-        add_steps(manager, &self.steps, statistics)
+        add_steps(manager, &self.steps, statistics, !self.no_sharing)
     }
 }
 

@@ -354,6 +354,12 @@ fn run_several(cli: &Cli) -> Result<(), String> {
                 .to_owned(),
         );
     }
+    if cli.memory != MemoryMode::Static {
+        return Err(
+            "--models / --loads run the static memory plan; --memory=dynamic takes one model"
+                .to_owned(),
+        );
+    }
     let mut paths = vec![cli.input.as_str()];
     paths.extend(cli.models.iter().map(String::as_str));
     let options = RunOptions {
@@ -372,6 +378,7 @@ fn run_several(cli: &Cli) -> Result<(), String> {
         sync_timeout_ms: cli.sync_timeout_ms,
         trace: false,
         sim_config: cli.sim_config.clone(),
+        memory: MemoryMode::Static,
     };
     multi::run_multi(
         &paths,
