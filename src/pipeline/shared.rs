@@ -46,9 +46,12 @@ pub struct ModelShare {
     to_next: bool,
 }
 
+/// A kept model and the step that kept it.
+type KeptModel = (u32, Box<dyn Any>);
+
 thread_local! {
     /// chain -> (the step that kept the model, the model).
-    static SLOTS: RefCell<HashMap<u64, (u32, Box<dyn Any>)>> = RefCell::new(HashMap::new());
+    static SLOTS: RefCell<HashMap<u64, KeptModel>> = RefCell::new(HashMap::new());
 }
 
 static NEXT_CHAIN: AtomicU64 = AtomicU64::new(1);

@@ -241,10 +241,13 @@ pub fn split_streams(
         let mut run: BTreeMap<StreamId, i64> = BTreeMap::new();
         for &n in order.iter().rev() {
             let exempt = is_exempt(n);
-            for j in tasks.start[n]..tasks.start[n + 1] {
-                let (s, t) = tasks.items[j];
+            let range = tasks.start[n]..tasks.start[n + 1];
+            for (&(s, t), after) in tasks.items[range.clone()]
+                .iter()
+                .zip(&mut exempt_after[range])
+            {
                 let r = run.entry(s).or_insert(0);
-                exempt_after[j] = *r;
+                *after = *r;
                 *r = if exempt { *r + t } else { 0 };
             }
         }
@@ -290,8 +293,8 @@ pub fn split_streams(
     for &n in order {
         let node = sg.node(n);
         walk.enter(sg, node.graph);
-        for j in tasks.start[n]..tasks.start[n + 1] {
-            let (s, mut t) = tasks.items[j];
+        let range = tasks.start[n]..tasks.start[n + 1];
+        for (&(s, mut t), &after) in tasks.items[range.clone()].iter().zip(&exempt_after[range]) {
             let Ok(si) = usize::try_from(s) else {
                 continue;
             };
@@ -351,7 +354,7 @@ pub fn split_streams(
             let exempt = is_exempt(n);
             // One slot stays free for the Send of a later split of this stream, after the
             // exempt nodes that follow.
-            let overflows = walk.counter[cur_i] + t + exempt_after[j] + 1 > usable;
+            let overflows = walk.counter[cur_i] + t + after + 1 > usable;
             if overflows && exempt && walk.counter[cur_i] + t + 1 > usable {
                 return Err(StreamError::new(
                     ErrorKind::Split,

@@ -619,7 +619,7 @@ fn exhausted_memory_walks_every_recovery_step_then_fails_cleanly() {
     let steps = mem.retry_log().steps();
     // First L1 fails and retries; then each pool is synchronised and recycled with an L1
     // retry after it; then the stream's own pool; then the borrow pool; then the error.
-    let expect_prefix = vec![
+    let expect_prefix = [
         WaitForLaunches {
             level: 1,
             stream: 0,

@@ -63,11 +63,14 @@ fn traced(trace: &[Value]) -> Vec<Traced> {
         .collect()
 }
 
+/// A kernel's planned workspace offsets: (inputs, outputs), `None` for other regions.
+type PlannedOffsets = (Vec<Option<u64>>, Vec<Option<u64>>);
+
 /// The workspace's address on each device: every traced kernel the model names votes
 /// `address - planned offset` for each workspace operand; the most frequent vote wins
 /// (names are unique per kernel, so one match already decides it).
 fn workspace_bases(tasks: &[Traced], model: &TaskModel) -> BTreeMap<u32, u64> {
-    let mut planned: BTreeMap<&str, (Vec<Option<u64>>, Vec<Option<u64>>)> = BTreeMap::new();
+    let mut planned: BTreeMap<&str, PlannedOffsets> = BTreeMap::new();
     for task in model.streams.iter().flat_map(|s| &s.tasks) {
         if let Task::Kernel {
             node,
