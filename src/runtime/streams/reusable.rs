@@ -12,7 +12,7 @@
 //! A stream's task count is the sum of the tasks its current holders put on it. Devices
 //! whose model runtime instances bind a stream to one model at a time (ACL's `aclmdlRI`,
 //! the simulator) use `exclusive`: only streams no model holds are candidates, so reuse
-//! happens across loads, after a model released its streams ([`Self::release_model`]).
+//! happens across loads, after a model released its streams ([`ReusableStreamAllocator::release_model`]).
 
 use super::StreamFactory;
 use crate::runtime::error::RuntimeError;
