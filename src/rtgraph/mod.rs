@@ -4,10 +4,10 @@
 //! branch frames (private functions) start with `inner_data` and end in `inner_netoutput`,
 //! and every kernel says where its outputs live (`placement`: host, hbm, p2p).
 //!
-//! * [`model`]: the graph as plain Rust; [`read`] and [`emit`] move it in and out of MLIR.
-//! * [`lower`]: a compiled `ascend` module → the execute graph (`--lower-to-rt`).
-//! * [`analysis`]: GE's `bg_condition.cc` policies and the placement copy table, as pure
-//!   decisions over the model; each pass in [`passes`] reads, decides, applies and emits.
+//! * [`model`](crate::rtgraph::model): the graph as plain Rust; [`read`](crate::rtgraph::read) and [`emit`](crate::rtgraph::emit) move it in and out of MLIR.
+//! * [`lower`](crate::rtgraph::lower): a compiled `ascend` module → the execute graph (`--lower-to-rt`).
+//! * [`analysis`](crate::rtgraph::analysis): GE's `bg_condition.cc` policies and the placement copy table, as pure
+//!   decisions over the model; each pass in [`passes`](crate::rtgraph::passes) reads, decides, applies and emits.
 
 pub mod analysis;
 pub mod emit;
