@@ -189,6 +189,7 @@ mod tests {
             .descendants()
             .filter(|n| n.tag_name().name() == "text")
             .filter_map(|n| n.text())
+            .map(str::trim)
             .collect();
         for row in [
             "device 0 stream 1",
@@ -201,6 +202,7 @@ mod tests {
             .descendants()
             .filter(|n| n.tag_name().name() == "title")
             .filter_map(|n| n.text())
+            .map(str::trim)
             .collect();
         assert!(
             tips.iter().any(|t| t.starts_with("MatMul `a<b>&c`")),
@@ -212,7 +214,7 @@ mod tests {
                 .find(|n| {
                     n.attribute("class") == Some("task")
                         && n.children()
-                            .any(|c| c.text().is_some_and(|t| t.starts_with(tip)))
+                            .any(|c| c.text().is_some_and(|t| t.trim().starts_with(tip)))
                 })
                 .and_then(|n| n.attribute("width")?.parse::<f64>().ok())
                 .unwrap()
