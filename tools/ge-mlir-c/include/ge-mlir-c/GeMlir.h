@@ -68,6 +68,8 @@ MLIR_CAPI_EXPORTED MlirPass geMlirCreateHcclContinuousMemcpyPass(void);
 MLIR_CAPI_EXPORTED MlirPass geMlirCreateHcclMemcpyPass(void);
 /// `inplace-support-check` with its default options.
 MLIR_CAPI_EXPORTED MlirPass geMlirCreateInplaceSupportCheckPass(void);
+/// `lower-to-rt` with its default options.
+MLIR_CAPI_EXPORTED MlirPass geMlirCreateLowerToRtPass(void);
 /// `lower-to-tasks` with its default options.
 MLIR_CAPI_EXPORTED MlirPass geMlirCreateLowerToTasksPass(void);
 /// `mark-same-addr` with its default options.
@@ -84,6 +86,12 @@ MLIR_CAPI_EXPORTED MlirPass geMlirCreateMemRwConflictPass(void);
 MLIR_CAPI_EXPORTED MlirPass geMlirCreateMemSymbolsPass(void);
 /// `memcpy-addr-async` with its default options.
 MLIR_CAPI_EXPORTED MlirPass geMlirCreateMemcpyAddrAsyncPass(void);
+/// `rt-chain-conflict` with its default options.
+MLIR_CAPI_EXPORTED MlirPass geMlirCreateRtChainConflictPass(void);
+/// `rt-placement-copies` with its default options.
+MLIR_CAPI_EXPORTED MlirPass geMlirCreateRtPlacementCopiesPass(void);
+/// `rt-subgraph-guarders` with its default options.
+MLIR_CAPI_EXPORTED MlirPass geMlirCreateRtSubgraphGuardersPass(void);
 /// `set-io-offset` with its default options.
 MLIR_CAPI_EXPORTED MlirPass geMlirCreateSetIoOffsetPass(void);
 /// `stream-alloc` with its default options.
