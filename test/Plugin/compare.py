@@ -68,10 +68,10 @@ def main():
 
     work = tempfile.mkdtemp(prefix="ge-plugin-compare-")
     # One IRDL file with both dialects: mlir-opt takes a single --irdl-file, and the
-    # lowered model uses ascend_task.
+    # lowered model uses ascend_task and the execute graph ascend_rt.
     irdl = os.path.join(work, "ascend-all.irdl.mlir")
     with open(irdl, "w") as out:
-        for name in ["ascend.irdl.mlir", "ascend_task.irdl.mlir"]:
+        for name in ["ascend.irdl.mlir", "ascend_task.irdl.mlir", "ascend_rt.irdl.mlir"]:
             with open(os.path.join(args.dialects, name)) as source:
                 out.write(source.read())
                 out.write("\n")

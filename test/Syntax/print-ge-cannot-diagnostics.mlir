@@ -12,7 +12,7 @@ func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
 
 func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
   %x:2 = "ascend.data"(%a) {index = 0 : i64, name = "x"} : (tensor<2xf32>) -> (tensor<2xf32>, !ascend.ctrl)
-  // expected-error @+1 {{node name `x` is taken by an earlier node of the graph}}
+  // expected-error @+1 {{node name `x` is used twice in @main}}
   %r:2 = "ascend.relu"(%x#0) {name = "x"} : (tensor<2xf32>) -> (tensor<2xf32>, !ascend.ctrl)
   return %r#0 : tensor<2xf32>
 }

@@ -47,7 +47,7 @@ func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
 // -----
 
 // A graph names each node once: a second `x` cannot be written as itself.
-// CHECK: print-ge-cannot.mlir:[[@LINE+4]]:{{[0-9]+}}: error: cannot print as .ge: node name `x` is taken by an earlier node of the graph (printed as `relu_0`)
+// CHECK: print-ge-cannot.mlir:[[@LINE+4]]:{{[0-9]+}}: error: node name `x` is used twice in @main (first by the op at {{.*}}); GE identifies nodes by name
 // CHECK-NOT: error
 func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
   %x:2 = "ascend.data"(%a) {index = 0 : i64, name = "x"} : (tensor<2xf32>) -> (tensor<2xf32>, !ascend.ctrl)

@@ -9,16 +9,9 @@
 //! 2. **read conflict** ([`Rejection::ReadOnlyInput`]): the input's symbol holds an output
 //!    of a Data, Variable or Const node (anywhere, subgraph Datas included, as GE walks every
 //!    node): those bytes must survive;
-//! 3. **write conflict** ([`Rejection::ContinuousOutput`], [`Rejection::VariableOutput`],
-//!    [`Rejection::ReadOnlyOutput`]): a node with continuous or no-padding continuous
-//!    outputs reuses nothing, nor does an output that aliases a variable
-//!    (`ref_var_src_var_name`), nor (beyond GE's attribute test, after its intent, "an
-//!    output with variable-shared memory cannot be written") an output whose symbol already
-//!    holds a Data, Variable or Const output: a ref output of a variable (`ApplyMomentum`'s
-//!    `var`, `Assign`'s `ref`) lives at the variable's address (GE's
-//!    `VarMemAssignUtil::SetOutVariableAttr` / `AssignData2VarRef` give it that address;
-//!    the plan writes `output_offset = -1`), so it cannot also take another input's
-//!    workspace bytes: `reuse_input_index` and the offsets would disagree;
+//! 3. **write conflict** ([`Rejection::ContinuousOutput`], [`Rejection::VariableOutput`]):
+//!    a node with continuous or no-padding continuous outputs reuses nothing, nor does an
+//!    output that aliases a variable (`ref_var_src_var_name`);
 //! 4. **symbol conflict** ([`Rejection::SameSymbol`], [`Rejection::LayoutConflict`]): an
 //!    input already sharing the output's symbol needs no merge; otherwise the two symbols are
 //!    merged in a dry run (input symbol's anchors, then the output symbol's: GE's
@@ -55,9 +48,6 @@ pub enum Rejection {
     ContinuousOutput,
     /// The output aliases a variable (`ref_var_src_var_name`).
     VariableOutput,
-    /// The output's memory already is a Data, Variable or Const output (this node's): a ref
-    /// output of such an input, outside the workspace.
-    ReadOnlyOutput { source: NodeId },
     /// The input already shares the output's memory.
     SameSymbol,
     /// The merged symbol would hold a layout conflict.
@@ -79,7 +69,6 @@ impl Rejection {
             Rejection::ReadOnlyInput { .. } => "read-only-input",
             Rejection::ContinuousOutput => "continuous-output",
             Rejection::VariableOutput => "variable-output",
-            Rejection::ReadOnlyOutput { .. } => "read-only-output",
             Rejection::SameSymbol => "same-symbol",
             Rejection::LayoutConflict { .. } => "layout-conflict",
             Rejection::InputTaken => "input-taken",
@@ -142,12 +131,6 @@ impl fmt::Display for Why<'_> {
             Rejection::VariableOutput => {
                 f.write_str("write conflict: the output aliases a variable (ref_var_src_var_name)")
             }
-            Rejection::ReadOnlyOutput { source } => write!(
-                f,
-                "write conflict: the output is the memory of `{}`, a Data/Variable/Const \
-                 output (a ref output lives at its input's address)",
-                self.0.node(*source).name
-            ),
             Rejection::SameSymbol => f.write_str("the input already shares the output's memory"),
             Rejection::LayoutConflict { reason } => {
                 write!(f, "symbol conflict: the merged memory would hold {reason}")
@@ -231,9 +214,6 @@ pub fn plan_inplace(g: &mut MemGraph, opts: LayoutOptions) -> Result<InplacePlan
                     .ok_or(Rejection::NoSymbol)?;
                 if sin == sout {
                     return Err(Rejection::SameSymbol);
-                }
-                if let Some(source) = read_only[sout.0 as usize] {
-                    return Err(Rejection::ReadOnlyOutput { source });
                 }
                 let merged: Vec<Anchor> =
                     symbols.anchors(sin).chain(symbols.anchors(sout)).collect();

@@ -50,7 +50,7 @@ func.func private @sub(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 // Duplicate node names in one graph: GE keys nodes by name (event renumbering, errors).
-// CHECK: errors.mlir:[[@LINE+3]]:10: error: stream-alloc: two nodes of graph `main` are named `a`; GE identifies nodes by name
+// CHECK: errors.mlir:[[@LINE+3]]:10: error: node name `a` is used twice in @main (first by the op at loc({{.*}}errors.mlir":[[@LINE+2]]:10)); GE identifies nodes by name
 func.func @main(%arg0: tensor<4xf32>) {
   %a:2 = "ascend.relu"(%arg0) {name = "a"} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
   %b:2 = "ascend.relu"(%a#0) {name = "a"} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
