@@ -204,30 +204,13 @@ fn run(cli: &Cli) -> Result<(), String> {
     let session = Session::new();
     let model = session.task_model(&source, cli.pipeline_options.as_deref())?;
     let inputs = read_inputs(cli, &model)?;
-    let options = RunOptions {
-        device: match cli.device {
-            DeviceArg::Sim => Device::Sim,
-            DeviceArg::Ascend => Device::Ascend,
-        },
-        acl_lib_dir: cli.acl_lib.clone(),
-        iterations: cli.iterations,
-        ranks: cli.ranks,
-        sim_seed: cli.sim_seed,
-        schedule_mode: cli.schedule_mode.clone(),
-        opaque_kernels: cli.opaque_kernels,
-        seed: cli.seed,
-        inputs: inputs.clone(),
-        sync_timeout_ms: cli.sync_timeout_ms,
-        trace: cli.trace.is_some() || cli.report || cli.timeline.is_some(),
-        sim_config: if race_check {
-            let mut c = cli.sim_config.clone();
-            c.push("race=1".to_owned());
-            c
-        } else {
-            cli.sim_config.clone()
-        },
-        memory: cli.memory,
-    };
+    let mut options = base_options(cli);
+    options.inputs = inputs.clone();
+    options.trace = cli.trace.is_some() || cli.report || cli.timeline.is_some();
+    if race_check {
+        options.sim_config.push("race=1".to_owned());
+    }
+    options.memory = cli.memory;
     println!("{}", model_summary(&model));
     if let Some(plan) = &cli.zero_copy {
         return zero_copy::run_zero_copy(&model, &options, plan);
@@ -340,6 +323,29 @@ fn run(cli: &Cli) -> Result<(), String> {
     Ok(())
 }
 
+/// The run options every mode shares, from the command line: no inputs, no trace, no race
+/// detector, the static memory plan. Each mode adds what it needs.
+fn base_options(cli: &Cli) -> RunOptions {
+    RunOptions {
+        device: match cli.device {
+            DeviceArg::Sim => Device::Sim,
+            DeviceArg::Ascend => Device::Ascend,
+        },
+        acl_lib_dir: cli.acl_lib.clone(),
+        iterations: cli.iterations,
+        ranks: cli.ranks,
+        sim_seed: cli.sim_seed,
+        schedule_mode: cli.schedule_mode.clone(),
+        opaque_kernels: cli.opaque_kernels,
+        seed: cli.seed,
+        inputs: Vec::new(),
+        sync_timeout_ms: cli.sync_timeout_ms,
+        trace: false,
+        sim_config: cli.sim_config.clone(),
+        memory: MemoryMode::Static,
+    }
+}
+
 /// `--models` / `--loads`: several models in one process (multi.rs).
 fn run_several(cli: &Cli) -> Result<(), String> {
     if cli.check
@@ -362,24 +368,7 @@ fn run_several(cli: &Cli) -> Result<(), String> {
     }
     let mut paths = vec![cli.input.as_str()];
     paths.extend(cli.models.iter().map(String::as_str));
-    let options = RunOptions {
-        device: match cli.device {
-            DeviceArg::Sim => Device::Sim,
-            DeviceArg::Ascend => Device::Ascend,
-        },
-        acl_lib_dir: cli.acl_lib.clone(),
-        iterations: cli.iterations,
-        ranks: cli.ranks,
-        sim_seed: cli.sim_seed,
-        schedule_mode: cli.schedule_mode.clone(),
-        opaque_kernels: cli.opaque_kernels,
-        seed: cli.seed,
-        inputs: Vec::new(),
-        sync_timeout_ms: cli.sync_timeout_ms,
-        trace: false,
-        sim_config: cli.sim_config.clone(),
-        memory: MemoryMode::Static,
-    };
+    let options = base_options(cli);
     multi::run_multi(
         &paths,
         cli.pipeline_options.as_deref(),
