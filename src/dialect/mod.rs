@@ -7,6 +7,7 @@ pub mod doc_gen;
 pub mod irdl_gen;
 pub mod op_view;
 pub mod semantics;
+pub mod slots;
 pub mod subgraph_rule;
 pub mod table;
 pub mod verify;

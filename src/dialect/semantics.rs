@@ -31,6 +31,7 @@
 
 use super::{
     op_view::{is_ctrl_type, AttrValue, OpView},
+    slots,
     table::{fold_segments, ge_value_names, op_table, Arity, Group, OpDef, Trait},
 };
 use melior::ir::{
@@ -189,15 +190,54 @@ fn group_counts<V: OpView + ?Sized>(
         .collect()
 }
 
-/// GE's names of the op's data inputs: `input_names` if given, else the table's.
+/// GE's names of the op's input slots: `input_names` if given, else the table's. With an
+/// unconnected slot ([`input_slots`]) there is one name per slot, the unconnected ones
+/// included; otherwise one per data operand.
 pub fn input_names<V: OpView + ?Sized>(op: &V) -> Vec<String> {
     if let Some(names) = op.attr(attr::INPUT_NAMES).and_then(|v| v.as_strs()) {
         return names;
     }
     match op_def(op) {
-        Some(def) => ge_value_names(&def.inputs, &input_counts(op, def)),
+        Some(def) => match segment_sizes(op, def) {
+            Some(sizes) if slots::may_have_holes(&def.inputs, &sizes) => {
+                slots::slot_names(&def.inputs, &sizes)
+            }
+            _ => ge_value_names(&def.inputs, &input_counts(op, def)),
+        },
         None => Vec::new(),
     }
+}
+
+/// The op's `operandSegmentSizes` without the trailing control entry, when it has them.
+fn segment_sizes<V: OpView + ?Sized>(op: &V, def: &OpDef) -> Option<Vec<usize>> {
+    def.inputs.iter().any(|g| g.arity != Arity::Single).then_some(())?;
+    let sizes = op.attr(attr::OPERAND_SEGMENT_SIZES)?.as_ints()?;
+    let (_, data) = sizes.split_last()?;
+    Some(data.iter().map(|&s| s.max(0) as usize).collect())
+}
+
+/// Why the op leaves an input slot unconnected that may not be (a slot of a group that is
+/// not optional); `None` when it leaves none or only optional ones. The `.mlir` verifier
+/// and the `.ge` importer apply this one rule ([`slots::slot_segments`] words it the same).
+pub fn unconnected_slot_problem<V: OpView + ?Sized>(op: &V) -> Option<String> {
+    let def = op_def(op)?;
+    let sizes = segment_sizes(op, def)?;
+    if !slots::may_have_holes(&def.inputs, &sizes) {
+        return None;
+    }
+    slots::hole_problem(def, &sizes)
+}
+
+/// GE's input slot of each data operand when the op leaves a slot unconnected (an optional
+/// group of size 0 before a later operand, see [`slots`]); `None` when operand `i` is slot
+/// `i`, as for every op without one.
+pub fn input_slots<V: OpView + ?Sized>(op: &V) -> Option<Vec<usize>> {
+    let def = op_def(op)?;
+    let sizes = segment_sizes(op, def)?;
+    if !slots::may_have_holes(&def.inputs, &sizes) {
+        return None;
+    }
+    slots::operand_slots(&def.inputs, &sizes).filter(|s| slots::has_holes(s))
 }
 
 /// GE's names of the op's data outputs: `output_names` if given, else the table's.

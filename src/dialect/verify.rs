@@ -136,6 +136,7 @@ fn check_attr_values(op: OperationRef) -> bool {
     if let Some(def) = semantics::semantic_def(&op) {
         def_attr_problems(op, def, &mut problems);
     }
+    problems.extend(semantics::unconnected_slot_problem(&op));
     for p in &problems {
         emit_error(op.location(), &format!("{}: {p}", describe(op)));
     }

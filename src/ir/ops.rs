@@ -139,6 +139,60 @@ pub fn num_data_operands(op: OperationRef) -> usize {
         .map_or(0, |last_data| last_data + 1)
 }
 
+/// GE's input slot of each data operand when `op` leaves a slot unconnected (an optional
+/// group of size 0 before a later operand, see [`crate::dialect::slots`]); `None` when
+/// operand `i` is slot `i`.
+pub fn input_slots(op: OperationRef) -> Option<Vec<usize>> {
+    crate::dialect::semantics::input_slots(&op)
+}
+
+/// How many input slots `op` has: one per data operand, plus its unconnected slots.
+pub fn input_slot_count(op: OperationRef) -> usize {
+    match input_slots(op) {
+        Some(slots) => slots.last().map_or(0, |&s| s + 1),
+        None => num_data_operands(op),
+    }
+}
+
+/// The operand number of input slot `slot` of `op`; `None` when the slot is unconnected.
+pub fn operand_of_slot(op: OperationRef, slot: usize) -> Option<usize> {
+    match input_slots(op) {
+        Some(slots) => slots.iter().position(|&s| s == slot),
+        None => Some(slot),
+    }
+}
+
+/// The slot of data operand `operand` of `op` (the inverse of [`operand_of_slot`]).
+pub fn slot_of_operand(op: OperationRef, operand: usize) -> usize {
+    input_slots(op)
+        .and_then(|slots| slots.get(operand).copied())
+        .unwrap_or(operand)
+}
+
+/// The unconnected input slots of `op` (empty for an op that leaves none).
+pub fn unconnected_slots(op: OperationRef) -> Vec<usize> {
+    input_slots(op).map_or_else(Vec::new, |s| crate::dialect::slots::holes(&s))
+}
+
+/// "`node` leaves input slot 2 unconnected" when `op` leaves any slot unconnected: the
+/// start of the error of a consumer that takes inputs by position and cannot show an
+/// empty slot.
+pub fn unconnected_message(op: OperationRef) -> Option<String> {
+    let holes = unconnected_slots(op);
+    let (last, rest) = holes.split_last()?;
+    let list = match rest {
+        [] => format!("slot {last}"),
+        _ => format!(
+            "slots {} and {last}",
+            rest.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    Some(format!(
+        "`{}` leaves input {list} unconnected",
+        display_name(op)
+    ))
+}
+
 /// The data operands, in order (GE's in-data anchors).
 pub fn data_operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
     op.operands().take(num_data_operands(op)).collect()
@@ -491,6 +545,23 @@ pub fn set_operands<'c>(
 ) -> Result<(), IrError> {
     check_split(|| display_name(op), data, ctrl)?;
     let segments = match op_def(op) {
+        // Same data count on an op that leaves a slot unconnected: the data keep their
+        // slots (distributing them afresh would fill the unconnected slot).
+        Some(_) if data.len() == num_data_operands(op) && input_slots(op).is_some() => {
+            let mut sizes: Vec<i32> = crate::dialect::op_view::convert_attribute(
+                op.attribute(OPERAND_SEGMENTS)
+                    .map_err(|_| IrError::UnknownOp(display_name(op)))?,
+            )
+            .as_ints()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| s as i32)
+            .collect();
+            if let Some(last) = sizes.last_mut() {
+                *last = ctrl.len() as i32;
+            }
+            Some(sizes)
+        }
         Some(def) => {
             let types: Vec<Type> = data.iter().map(|v| v.r#type()).collect();
             def.operand_segments(&types, ctrl.len())

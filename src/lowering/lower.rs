@@ -302,6 +302,16 @@ impl<'c, 'a> Lowering<'c, 'a> {
 
     /// The operands of `op`'s data inputs, in order.
     pub fn input_operands(&mut self, op: OperationRef<'c, 'a>) -> Option<Vec<Operand>> {
+        if let Some(m) = ops::unconnected_message(op) {
+            self.error(
+                op,
+                format!(
+                    "{m}: a task's operand list is positional and has no empty entry, so the \
+                     kernel would read a later input in its place"
+                ),
+            );
+            return None;
+        }
         let mut out = Vec::new();
         for (i, value) in ops::data_operands(op).into_iter().enumerate() {
             match self.addr_of(value) {

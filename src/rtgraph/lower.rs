@@ -176,6 +176,15 @@ fn lower_graph<'c>(
         } else {
             ops::data_operands(op)
         };
+        if let Some(m) = ops::unconnected_message(op) {
+            errors.push(LocatedError::at(
+                op,
+                format!(
+                    "lower-to-rt: {m}: the execute graph's kernel inputs are positional, \
+                     with no empty entry"
+                ),
+            ));
+        }
         for value in operands {
             match ops::producer(value) {
                 ops::Producer::Op { op: from, result } => match ids.get(&ops::OpKey::of(from)) {

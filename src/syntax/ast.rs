@@ -81,18 +81,24 @@ pub enum Input {
     },
     /// `^n`: a control edge from node `n`.
     Control { node: Name, span: Span },
+    /// `?`: an input slot left unconnected (an optional input before a connected one).
+    Unconnected { span: Span },
 }
 
 impl Input {
     pub fn span(&self) -> Span {
         match self {
-            Input::Data { span, .. } | Input::Control { span, .. } => *span,
+            Input::Data { span, .. } | Input::Control { span, .. } | Input::Unconnected { span } => {
+                *span
+            }
         }
     }
 
-    pub fn node(&self) -> &Name {
+    /// The node the input names; `None` for an unconnected slot.
+    pub fn node(&self) -> Option<&Name> {
         match self {
-            Input::Data { node, .. } | Input::Control { node, .. } => node,
+            Input::Data { node, .. } | Input::Control { node, .. } => Some(node),
+            Input::Unconnected { .. } => None,
         }
     }
 }

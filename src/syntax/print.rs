@@ -415,6 +415,17 @@ impl<'t, 'c> Printer<'t, 'c> {
             }
             inputs.push(self.value_ref(names, &v, &node_name, o.location()));
         }
+        // Unconnected slots (an optional group left empty before a later operand) read
+        // back as `?`, so the importer rebuilds the same segment sizes.
+        if let Some(slots) = def.and_then(|def| unconnected_layout(o, def)) {
+            let mut by_slot: Vec<String> = vec!["?".into(); slots.last().map_or(0, |&l| l + 1)];
+            let ctrl = inputs.split_off(slots.len().min(inputs.len()));
+            for (text, &slot) in inputs.into_iter().zip(&slots) {
+                by_slot[slot] = text;
+            }
+            by_slot.extend(ctrl);
+            inputs = by_slot;
+        }
         let mut attrs: Vec<(String, String)> = Vec::new();
         for (key, value) in o.attributes() {
             let key = key.as_string_ref().as_str().unwrap_or("").to_string();
@@ -555,6 +566,20 @@ impl<'t, 'c> Printer<'t, 'c> {
 
 /// MLIR's spelling (`"x\FF"`) of string attribute `key` of `o` when its bytes are not
 /// UTF-8.
+/// The slot of each data operand of `o` when it leaves a slot unconnected (its
+/// `operandSegmentSizes` against the op's groups, see [`crate::dialect::slots`]).
+fn unconnected_layout(o: &OperationRef, def: &crate::dialect::OpDef) -> Option<Vec<usize>> {
+    use crate::dialect::slots;
+    let sizes = crate::dialect::op_view::convert_attribute(o.attribute("operandSegmentSizes").ok()?)
+        .as_ints()?;
+    let (_, data) = sizes.split_last()?;
+    let data: Vec<usize> = data.iter().map(|&s| s.max(0) as usize).collect();
+    if !slots::may_have_holes(&def.inputs, &data) {
+        return None;
+    }
+    slots::operand_slots(&def.inputs, &data).filter(|s| slots::has_holes(s))
+}
+
 fn non_utf8_string_attr(o: &OperationRef, key: &str) -> Option<String> {
     let a = o.attribute(key).ok().filter(|a| a.is_string())?;
     let s = StringAttribute::try_from(a).ok()?;

@@ -215,6 +215,17 @@ def pools():
     return model(nodes, [vi("x", F, [1, 2, 5, 5])], [vi("a", F, None), vi("m", F, None)], 13)
 
 
+def skipped_inputs():
+    # Clip with its optional `min` skipped (an empty input name) but `max` given, and one
+    # with `min` only (the trailing `max` left out).
+    nodes = [
+        h.make_node("Clip", ["x", "", "hi"], ["y"], name="clip_max"),
+        h.make_node("Clip", ["y", "lo"], ["z"], name="clip_min"),
+    ]
+    inits = [nh.from_array(np.array(0.5, np.float32), "hi"), nh.from_array(np.array(-0.25, np.float32), "lo")]
+    return model(nodes, [vi("x", F, [2, 3])], [vi("z", F, None)], 13, inits)
+
+
 MODELS = {
     "relu": unary("Relu"),
     "relu_opset6": unary("Relu", 6),
@@ -228,7 +239,7 @@ MODELS = {
     "if": if_model, "loop": loop_model, "loop_scan": loop_scan,
     "unsupported_op": unsupported_op, "unknown_op": unknown_op, "bad_dtype": bad_dtype,
     "mlp": mlp, "cnn": cnn, "transformer_bits": transformer_bits, "misc": misc,
-    "reduce_attr_opset11": reduce_attr_opset11, "pools": pools,
+    "reduce_attr_opset11": reduce_attr_opset11, "pools": pools, "skipped_inputs": skipped_inputs,
 }
 
 

@@ -294,6 +294,11 @@ impl Reader<'_> {
                 )));
             }
             let node = node_name(&o);
+            if let Some(m) = crate::ir::ops::unconnected_message(o) {
+                return Err(ReferenceError::module(format!(
+                    "{m} in @{name}: the reference kernels take their inputs by position"
+                )));
+            }
             let mut inputs = Vec::new();
             for v in semantics::data_operands(&o) {
                 inputs.push(lookup(v, &ids)?);

@@ -340,8 +340,9 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
                 let out = ops::data_results(op).first().copied().ok_or_else(|| {
                     self.error(Some(producer.node), "internal error: copy has no output")
                 })?;
+                let operand = self.operand(c, *consumer)?;
                 self.rw
-                    .set_operand(c, consumer.index as usize, out)
+                    .set_operand(c, operand, out)
                     .map_err(|e| self.ir_error(Some(consumer.node), e))?;
                 self.created(*new, op, step);
             }
@@ -355,9 +356,9 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
                 self.check_new(*new)?;
                 let c = self.op(consumer.node)?;
                 let attrs = self.attrs(name, &step.reason, *cannot_be_deleted);
-                let op =
-                    insert_before_input(&self.rw, c, consumer.index as usize, "Identity", &attrs)
-                        .map_err(|e| self.ir_error(Some(consumer.node), e))?;
+                let operand = self.operand(c, *consumer)?;
+                let op = insert_before_input(&self.rw, c, operand, "Identity", &attrs)
+                    .map_err(|e| self.ir_error(Some(consumer.node), e))?;
                 let moved = ops::ctrl_predecessors(op);
                 let expected: &[NodeId] = if self.is_net_output(consumer.node) {
                     &[]
@@ -419,8 +420,9 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
             Edit::Rewire { consumer, to } => {
                 let value = self.value(*to)?;
                 let c = self.op(consumer.node)?;
+                let operand = self.operand(c, *consumer)?;
                 self.rw
-                    .set_operand(c, consumer.index as usize, value)
+                    .set_operand(c, operand, value)
                     .map_err(|e| self.ir_error(Some(consumer.node), e))?;
             }
             Edit::AddCtrl { from, to } => self.add_ctrl(*from, *to)?,
@@ -484,12 +486,24 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
         consumers
             .iter()
             .map(|c| {
+                let owner = self.op(c.node)?;
                 Ok(Use {
-                    owner: self.op(c.node)?,
-                    operand: c.index as usize,
+                    owner,
+                    operand: self.operand(owner, *c)?,
                 })
             })
             .collect()
+    }
+
+    /// The operand of `op` behind the model's input port `p`: its input slot, which is
+    /// the operand number unless the op leaves a slot unconnected.
+    fn operand(&self, op: OperationRef<'c, 'a>, p: InPort) -> Result<usize, LocatedError<'c>> {
+        ops::operand_of_slot(op, p.index as usize).ok_or_else(|| {
+            self.error(
+                Some(p.node),
+                format!("internal error: input slot {} is unconnected", p.index),
+            )
+        })
     }
 
     fn multi_identity(
@@ -540,8 +554,9 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
         for (i, (_, consumers)) in links.iter().enumerate() {
             for c in consumers {
                 let owner = self.op(c.node)?;
+                let operand = self.operand(owner, *c)?;
                 self.rw
-                    .set_operand(owner, c.index as usize, results[i])
+                    .set_operand(owner, operand, results[i])
                     .map_err(|e| self.ir_error(Some(c.node), e))?;
             }
         }

@@ -569,8 +569,17 @@ impl<'c, 'a> Builder<'c, 'a> {
             &shape.outputs,
         );
         let node = g.node_mut(id);
-        for (input, &t) in node.inputs.iter_mut().zip(&in_tensors) {
-            input.tensor = t;
+        match &shape.slots {
+            Some(slots) => {
+                for (&slot, &t) in slots.iter().zip(&in_tensors) {
+                    node.inputs[slot].tensor = t;
+                }
+            }
+            None => {
+                for (input, &t) in node.inputs.iter_mut().zip(&in_tensors) {
+                    input.tensor = t;
+                }
+            }
         }
         for (output, &t) in node.outputs.iter_mut().zip(&out_tensors) {
             output.tensor = t;
@@ -646,6 +655,11 @@ impl<'c, 'a> Builder<'c, 'a> {
         } else {
             ops::num_data_operands(op)
         };
+        // More input slots than data operands: the op leaves a slot unconnected, and edges
+        // go to the operands' slots (an unconnected slot has no source).
+        let slots = (self.model.graph.node(id).inputs.len() > n_data)
+            .then(|| ops::input_slots(op))
+            .flatten();
         for (i, value) in op.operands().enumerate() {
             match ops::producer(value) {
                 Producer::Arg { index } => {
@@ -669,7 +683,8 @@ impl<'c, 'a> Builder<'c, 'a> {
                         LocatedError::at(op, "an operand is not produced by a node of this graph")
                     })?;
                     if i < n_data {
-                        self.model.graph.connect(src, result as u32, id, i as u32);
+                        let slot = slots.as_ref().map_or(i, |s| s[i]);
+                        self.model.graph.connect(src, result as u32, id, slot as u32);
                     } else {
                         self.model.graph.add_ctrl(src, id);
                     }
@@ -794,6 +809,9 @@ struct Shape {
     inputs: Vec<Option<Sym>>,
     outputs: Vec<Option<Sym>>,
     atomic_outputs: Vec<u32>,
+    /// The input slot of each data operand when the op leaves a slot unconnected (the
+    /// segment sizes are part of the cache key); `None` when operand `i` is slot `i`.
+    slots: Option<Vec<usize>>,
 }
 
 /// Attributes that change what the semantics layer (or this builder) answers for one op:
@@ -888,7 +906,11 @@ fn shape_of(g: &mut MemGraph, op: OperationRef, ty: Interned, data_results: &[Va
     let t = |tr: Trait| def.is_some_and(|d| d.has_trait(tr));
     let attr_flag = |name: &str| ops::bool_attr(op, name).unwrap_or(false);
     let refs_on = ops::bool_attr(op, semantics::attr::REFERENCE) != Some(false);
-    let n_in = ops::num_data_operands(op);
+    let slots = ops::input_slots(op);
+    let n_in = match &slots {
+        Some(slots) => slots.last().map_or(0, |&s| s + 1),
+        None => ops::num_data_operands(op),
+    };
     let mut sym = |name: &String| (!name.is_empty()).then(|| g.sym(name));
     let inputs = port_names(semantics::input_names(&op), n_in, true)
         .iter()
@@ -952,6 +974,7 @@ fn shape_of(g: &mut MemGraph, op: OperationRef, ty: Interned, data_results: &[Va
         sem,
         inputs,
         outputs,
+        slots,
         atomic_outputs: semantics::atomic_outputs(&op)
             .into_iter()
             .map(|o| o as u32)

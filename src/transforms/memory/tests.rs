@@ -748,3 +748,60 @@ fn the_shape_cache_agrees_with_per_op_answers() {
         assert_eq!(cached, direct, "seed {seed}");
     }
 }
+
+/// Unconnected slots: Conv2D without `bias` (slot 2) but with `offset_w`, a generic ref op
+/// with its ref input (slot 0) unconnected, read by a scope-writer (which gets a copy).
+const UNCONNECTED: &str = r#"
+graph main {
+  x = Data() {index = 0} : f32[1, 4, 8, 8]
+  w = Data() {index = 1} : f32[8, 4, 3, 3]
+  off = Data() {index = 2} : i8[8]
+  v = Data() {index = 3} : f32[4]
+  c = Conv2D(x, w, ?, off) : f32[1, 8, 6, 6]
+  r = "MyRefOp"(?, v) {input_names = ["ref", "value"], output_names = ["ref"]} : f32[4]
+  ar = HcomAllReduce(r) {group = "g", reduction = "sum"} : f32[4]
+  return c, ar
+}
+"#;
+
+#[test]
+fn the_model_numbers_inputs_by_slot_and_leaves_unconnected_slots_without_a_source() {
+    let context = new_context();
+    let module = import(&context, UNCONNECTED);
+    let model = IrModel::build(module.as_operation(), "main").unwrap();
+    let g = &model.graph;
+    let n = |name: &str| g.find(name).unwrap_or_else(|| panic!("no node {name}"));
+    let c = g.node(n("c"));
+    assert_eq!(c.inputs.len(), 4);
+    let names: Vec<_> = c
+        .inputs
+        .iter()
+        .map(|i| i.name.map(|s| g.sym_str(s).to_string()))
+        .collect();
+    assert_eq!(
+        names,
+        [Some("x"), Some("filter"), Some("bias"), Some("offset_w")].map(|s| s.map(String::from))
+    );
+    assert_eq!(g.src(n("c"), 2), None);
+    assert_eq!(g.src(n("c"), 3).map(|s| s.node), Some(n("off")));
+    let r = g.node(n("r"));
+    assert_eq!(r.inputs.len(), 2);
+    assert_eq!(g.src(n("r"), 0), None);
+    assert_eq!(g.src(n("r"), 1).map(|s| s.node), Some(n("v")));
+    // The unconnected ref input keeps its ref relation (by name).
+    assert_eq!(r.inputs[0].name, r.outputs[0].name);
+}
+
+#[test]
+fn every_stage_replays_exactly_with_unconnected_slots() {
+    for (what, planner) in stages().into_iter().chain(layout_stages()) {
+        plan_and_replay(UNCONNECTED, what, planner).unwrap_or_else(|e| panic!("{what}: {e}"));
+        idempotent_on_ir(UNCONNECTED, what, planner);
+    }
+    let rw = stages()
+        .into_iter()
+        .find(|(name, _)| *name == "mem-rw-conflict")
+        .expect("the rw stage");
+    let steps = plan_and_replay(UNCONNECTED, rw.0, rw.1).unwrap();
+    assert!(steps > 0, "the scope-writer of the ref chain gets a copy");
+}

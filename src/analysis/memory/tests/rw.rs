@@ -712,3 +712,56 @@ fn origin_round_trips_through_the_pass_flag() {
     }
     assert_eq!(Origin::from_pass_name("canonicalize"), None);
 }
+
+// ----- unconnected ref inputs ---------------------------------------------------------------
+
+/// An Assign whose ref input (slot 0) has no peer, value (slot 1) fed by a Data.
+fn assign_with_unconnected_ref(b: &mut B) -> NodeId {
+    let v = b.src("v", "Data");
+    let a = b.assign("a");
+    b.e(v, 0, a, 1);
+    a
+}
+
+#[test]
+fn unconnected_ref_input_keeps_its_writeable_ref_output() {
+    let mut b = B::new();
+    let a = assign_with_unconnected_ref(&mut b);
+    let r = b.reader("r", 1);
+    b.e(a, 0, r, 0);
+    assert_eq!(b.g.src(a, 0), None);
+    assert_eq!(single_node_output_type(&b.g, a, 0), OutputRw::Writeable);
+    assert_eq!(single_node_input_type(&b.g, a, 1), InputRw::ReadOnly);
+    let (rw, _) = mark_subgraphs(&b.g).unwrap();
+    assert_eq!(rw.input_type(&b.g, a, 0), InputRw::Writeable);
+    // W -> RO: nothing to isolate.
+    let (plan, after) = run_checked(&b.g, plan_rw_conflict);
+    assert!(rw_ids(&after).is_empty(), "{:#?}", plan.steps);
+}
+
+#[test]
+fn ref_chain_to_an_unconnected_ref_input_needs_a_copy() {
+    let mut b = B::new();
+    let a = assign_with_unconnected_ref(&mut b);
+    let s = b.scope_writer("s", 1);
+    b.e(a, 0, s, 0);
+    let (_, after) = run_checked(&b.g, plan_rw_conflict);
+    assert_eq!(rw_ids(&after).len(), 1, "{}", super::support::dump(&after));
+    assert_ne!(src_name(&after, s, 0), "a");
+    // The copy sits on the edge into the scope-writer; the empty slot stays empty.
+    assert_eq!(after.src(a, 0), None);
+}
+
+#[test]
+fn same_chain_with_the_ref_input_connected_to_a_private_data_shares() {
+    let mut b = B::new();
+    let v = b.src("v", "Data");
+    let d = b.src("d", "Data");
+    let a = b.assign("a");
+    let s = b.scope_writer("s", 1);
+    b.e(d, 0, a, 0);
+    b.e(v, 0, a, 1);
+    b.e(a, 0, s, 0);
+    let (_, after) = run_checked(&b.g, plan_rw_conflict);
+    assert!(rw_ids(&after).is_empty());
+}

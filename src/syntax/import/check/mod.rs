@@ -12,7 +12,7 @@ use super::{
     table_hooks,
 };
 use crate::dialect::{
-    attr_checks,
+    attr_checks, slots,
     subgraph_rule::{SubgraphCall, SubgraphRule},
     ArityError, Group, OpDef, OpTable,
 };
@@ -107,6 +107,8 @@ struct Partial<'c, 't> {
     data_in: Option<Vec<(usize, usize)>>,
     ctrl_in: Option<Vec<usize>>,
     arg_index: Option<usize>,
+    /// Slots left unconnected (`?`), as positions among the data inputs, with their spans.
+    unconnected: Vec<(usize, Span)>,
     segments: (Option<Vec<i32>>, Option<Vec<i32>>),
 }
 
@@ -285,8 +287,10 @@ impl<'c, 't> Checker<'c, 't> {
             let is_data =
                 matches!(nodes[i].op, Some(OpKind::Known(d)) if table_hooks::is_data_like(d));
             if is_data {
-                if let Some(Input::Data { span, .. }) =
-                    n.inputs.iter().find(|i| matches!(i, Input::Data { .. }))
+                if let Some(Input::Data { span, .. } | Input::Unconnected { span }) = n
+                    .inputs
+                    .iter()
+                    .find(|i| matches!(i, Input::Data { .. } | Input::Unconnected { .. }))
                 {
                     self.diags.push(
                         Diagnostic::new("a Data node takes no data inputs", *span, "not allowed here")
@@ -296,6 +300,16 @@ impl<'c, 't> Checker<'c, 't> {
             }
             nodes[i].data_in = data_in;
             nodes[i].ctrl_in = ctrl_in;
+            nodes[i].unconnected = n
+                .inputs
+                .iter()
+                .filter(|x| !matches!(x, Input::Control { .. }))
+                .enumerate()
+                .filter_map(|(k, x)| match x {
+                    Input::Unconnected { span } => Some((k, *span)),
+                    _ => None,
+                })
+                .collect();
         }
         let args = self.data_indices(g, &nodes);
         let results = g
@@ -382,6 +396,7 @@ impl<'c, 't> Checker<'c, 't> {
             data_in: None,
             ctrl_in: None,
             arg_index,
+            unconnected: Vec::new(),
             segments: (None, None),
         }
     }
@@ -612,6 +627,20 @@ impl<'c, 't> Checker<'c, 't> {
                         None => data = None,
                     }
                 }
+                Input::Unconnected { span } => {
+                    if let Some(c) = first_ctrl {
+                        self.diags.push(
+                            Diagnostic::new(
+                                "unconnected input after a control input",
+                                *span,
+                                "unconnected slot",
+                            )
+                            .with_secondary(c, "control input")
+                            .with_hint("control inputs (`^n`) come after all data inputs"),
+                        );
+                        data = None;
+                    }
+                }
                 Input::Control { node, span } => {
                     first_ctrl.get_or_insert(*span);
                     match by_name.get(node.text.as_str()) {
@@ -702,6 +731,13 @@ impl<'c, 't> Checker<'c, 't> {
                     self.diags.push(
                         Diagnostic::new("control input on `return`", *span, "not allowed here")
                             .with_hint("a graph's outputs are data values; put the control edge on a node instead"),
+                    );
+                    out = None;
+                }
+                Input::Unconnected { span } => {
+                    self.diags.push(
+                        Diagnostic::new("unconnected output on `return`", *span, "not allowed here")
+                            .with_hint("every graph output is a value; `?` only marks an optional input of a node"),
                     );
                     out = None;
                 }
@@ -799,7 +835,10 @@ impl<'c, 't> Checker<'c, 't> {
             .iter()
             .filter(|i| matches!(i, Input::Data { .. }))
             .collect();
-        let operands = match def.operand_segments(&types, ctrl) {
+        let operands = if !p.unconnected.is_empty() && p.arg_index.is_none() {
+            self.slot_operand_segments(n, p, def, &types, ctrl)
+        } else {
+            match def.operand_segments(&types, ctrl) {
             Ok(s) => Some(s),
             Err(e) => {
                 let d = match e {
@@ -820,6 +859,7 @@ impl<'c, 't> Checker<'c, 't> {
                 self.diags.push(d);
                 None
             }
+        }
         };
         let result_segs = match def.result_segments(results) {
             Ok(s) => Some(s),
@@ -895,6 +935,52 @@ impl<'c, 't> Checker<'c, 't> {
             }
         }
         Some((operands, result_sizes))
+    }
+
+    /// The operand segment sizes of a node that leaves slots unconnected (`?`), by the rule
+    /// the `.mlir` verifier applies ([`slots::slot_segments`]); errors at the slot to blame.
+    fn slot_operand_segments(
+        &mut self,
+        n: &ast::Node,
+        p: &Partial<'c, 't>,
+        def: &OpDef,
+        types: &[Type<'c>],
+        ctrl: usize,
+    ) -> Option<Option<Vec<i32>>> {
+        let total = types.len() + p.unconnected.len();
+        let mut values = types.iter();
+        let by_slot: Vec<Option<Type<'c>>> = (0..total)
+            .map(|k| {
+                if p.unconnected.iter().any(|&(u, _)| u == k) {
+                    None
+                } else {
+                    values.next().copied()
+                }
+            })
+            .collect();
+        match slots::slot_segments(def, &by_slot) {
+            Ok(sizes) => {
+                let mut sizes: Vec<i32> = sizes.into_iter().map(|s| s as i32).collect();
+                sizes.push(ctrl as i32);
+                Some(Some(sizes))
+            }
+            Err((at, message)) => {
+                let data_inputs: Vec<&Input> = n
+                    .inputs
+                    .iter()
+                    .filter(|x| !matches!(x, Input::Control { .. }))
+                    .collect();
+                let span = at
+                    .and_then(|k| data_inputs.get(k))
+                    .map_or(n.op_type.span, |x| x.span());
+                self.diags.push(Diagnostic::new(
+                    format!("bad inputs for `{}`: {message}", n.name.text),
+                    span,
+                    "this slot",
+                ));
+                None
+            }
+        }
     }
 
     fn count_error(
