@@ -210,7 +210,10 @@ pub fn input_names<V: OpView + ?Sized>(op: &V) -> Vec<String> {
 
 /// The op's `operandSegmentSizes` without the trailing control entry, when it has them.
 fn segment_sizes<V: OpView + ?Sized>(op: &V, def: &OpDef) -> Option<Vec<usize>> {
-    def.inputs.iter().any(|g| g.arity != Arity::Single).then_some(())?;
+    def.inputs
+        .iter()
+        .any(|g| g.arity != Arity::Single)
+        .then_some(())?;
     let sizes = op.attr(attr::OPERAND_SEGMENT_SIZES)?.as_ints()?;
     let (_, data) = sizes.split_last()?;
     Some(data.iter().map(|&s| s.max(0) as usize).collect())

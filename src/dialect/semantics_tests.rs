@@ -377,3 +377,49 @@ fn framework_ref_switch_is_recognised_by_original_type() {
     assert!(!is_framework_ref_switch(&other));
     assert!(!is_framework_ref_switch(&desc("ascend.identity", 1, 1)));
 }
+
+/// `operandSegmentSizes` of the generic op (32 slots, the overflow, ctrl) with `filled`
+/// slots holding one value.
+fn generic_segments(filled: &[usize]) -> AttrValue {
+    AttrValue::List(
+        (0..34)
+            .map(|i| AttrValue::Int(i64::from(filled.contains(&i))))
+            .collect(),
+    )
+}
+
+#[test]
+fn unconnected_slots_number_inputs_by_slot_and_keep_ref_relations() {
+    let op = OpDesc::new("ascend.op", 1, 1)
+        .with(attr::TYPE, AttrValue::Str("MyAssign".into()))
+        .with(attr::OPERAND_SEGMENT_SIZES, generic_segments(&[1]))
+        .with(
+            attr::INPUT_NAMES,
+            AttrValue::List(vec![
+                AttrValue::Str("ref".into()),
+                AttrValue::Str("value".into()),
+            ]),
+        )
+        .with(
+            attr::OUTPUT_NAMES,
+            AttrValue::List(vec![AttrValue::Str("ref".into())]),
+        );
+    // The one operand is slot 1; slot 0, the ref input, is unconnected but still the
+    // input output 0 references (GE names anchors whether or not they have a peer).
+    assert_eq!(input_slots(&op), Some(vec![1]));
+    assert_eq!(ref_input_of_output(&op, 0), Some(0));
+    assert_eq!(ref_output_of_input(&op, 1), None);
+    assert_eq!(unconnected_slot_problem(&op), None);
+    // Without `input_names` the generic op's slots are named by slot, not by operand.
+    let plain = OpDesc::new("ascend.op", 2, 1)
+        .with(attr::TYPE, AttrValue::Str("Foo".into()))
+        .with(attr::OPERAND_SEGMENT_SIZES, generic_segments(&[1, 3]));
+    assert_eq!(input_names(&plain), ["x0", "x1", "x2", "x3"]);
+    assert_eq!(input_slots(&plain), Some(vec![1, 3]));
+    // Filled in order: no slot layout, one name per operand.
+    let filled = OpDesc::new("ascend.op", 2, 1)
+        .with(attr::TYPE, AttrValue::Str("Foo".into()))
+        .with(attr::OPERAND_SEGMENT_SIZES, generic_segments(&[0, 1]));
+    assert_eq!(input_slots(&filled), None);
+    assert_eq!(input_names(&filled), ["x0", "x1"]);
+}

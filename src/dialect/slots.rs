@@ -62,7 +62,11 @@ fn anchors(groups: &[Group], sizes: &[usize], generic: bool) -> Option<Vec<Ancho
                 if size > 1 || (g.arity == Arity::Single && size != 1) {
                     return None;
                 }
-                out.push(anchor(size == 1, g.arity == Arity::Optional, g.name.clone()));
+                out.push(anchor(
+                    size == 1,
+                    g.arity == Arity::Optional,
+                    g.name.clone(),
+                ));
                 next += 1;
             }
             Arity::Variadic => {
@@ -322,8 +326,14 @@ mod tests {
     #[test]
     fn filled_layouts_match_the_plain_distribution() {
         let conv = def("ascend.conv2d");
-        assert_eq!(slot_segments(conv, &[Some(1), Some(2)]), Ok(vec![1, 1, 0, 0]));
-        assert_eq!(slot_segments(conv, &[Some(1), Some(2), Some(3)]), Ok(vec![1, 1, 1, 0]));
+        assert_eq!(
+            slot_segments(conv, &[Some(1), Some(2)]),
+            Ok(vec![1, 1, 0, 0])
+        );
+        assert_eq!(
+            slot_segments(conv, &[Some(1), Some(2), Some(3)]),
+            Ok(vec![1, 1, 1, 0])
+        );
         let (at, err) = slot_segments(conv, &[Some(1), None, Some(2)]).unwrap_err();
         assert_eq!(at, Some(1));
         assert!(err.contains("input slot 1 (`filter`)"), "{err}");

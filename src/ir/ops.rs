@@ -184,7 +184,10 @@ pub fn unconnected_message(op: OperationRef) -> Option<String> {
         [] => format!("slot {last}"),
         _ => format!(
             "slots {} and {last}",
-            rest.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+            rest.iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     };
     Some(format!(
@@ -997,6 +1000,44 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
         // add_n keeps its segment sizes right when only control operands change.
         assert_eq!(add_ctrl_edge(&rw, x, s), Ok(true));
         assert!(s.to_string().contains("array<i32: 2, 2>"), "{s}");
+        assert!(module.as_operation().verify());
+    }
+
+    #[test]
+    fn unconnected_slots_keep_their_place_when_operands_are_rebuilt() {
+        let context = new_context();
+        let module = parse(
+            &context,
+            r#"
+func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %x:2 = "ascend.data"(%arg0) {name = "x", index = 0 : i64} : (tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  %c:2 = "ascend.conv2d"(%x#0, %x#0, %x#0) {name = "c", operandSegmentSizes = array<i32: 1, 1, 0, 1, 0>} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, !ascend.ctrl)
+  return %c#0 : tensor<4xf32>
+}
+"#,
+        );
+        let rewriter = IrRewriter::new(&context);
+        let rw = rewriter.rewriter();
+        let (x, c) = (op(&module, "x"), op(&module, "c"));
+        assert_eq!(input_slots(c), Some(vec![0, 1, 3]));
+        assert_eq!(input_slot_count(c), 4);
+        assert_eq!(unconnected_slots(c), vec![2]);
+        assert_eq!(operand_of_slot(c, 3), Some(2));
+        assert_eq!(operand_of_slot(c, 2), None);
+        assert_eq!(slot_of_operand(c, 2), 3);
+        assert_eq!(
+            unconnected_message(c).as_deref(),
+            Some("`c` leaves input slot 2 unconnected")
+        );
+        // A control edge rebuilds the operand list: the empty `bias` slot stays empty
+        // (distributing three values afresh would fill it with `offset_w`).
+        assert_eq!(add_ctrl_edge(&rw, x, c), Ok(true));
+        assert!(c.to_string().contains("array<i32: 1, 1, 0, 1, 1>"), "{c}");
+        assert_eq!(remove_ctrl_edge(&rw, x, c), Ok(true));
+        assert!(c.to_string().contains("array<i32: 1, 1, 0, 1, 0>"), "{c}");
+        // Without an unconnected slot nothing changes: operand i is slot i.
+        assert_eq!(input_slots(x), None);
+        assert_eq!(operand_of_slot(x, 0), Some(0));
         assert!(module.as_operation().verify());
     }
 

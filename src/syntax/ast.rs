@@ -88,9 +88,9 @@ pub enum Input {
 impl Input {
     pub fn span(&self) -> Span {
         match self {
-            Input::Data { span, .. } | Input::Control { span, .. } | Input::Unconnected { span } => {
-                *span
-            }
+            Input::Data { span, .. }
+            | Input::Control { span, .. }
+            | Input::Unconnected { span } => *span,
         }
     }
 

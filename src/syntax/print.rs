@@ -570,8 +570,9 @@ impl<'t, 'c> Printer<'t, 'c> {
 /// `operandSegmentSizes` against the op's groups, see [`crate::dialect::slots`]).
 fn unconnected_layout(o: &OperationRef, def: &crate::dialect::OpDef) -> Option<Vec<usize>> {
     use crate::dialect::slots;
-    let sizes = crate::dialect::op_view::convert_attribute(o.attribute("operandSegmentSizes").ok()?)
-        .as_ints()?;
+    let sizes =
+        crate::dialect::op_view::convert_attribute(o.attribute("operandSegmentSizes").ok()?)
+            .as_ints()?;
     let (_, data) = sizes.split_last()?;
     let data: Vec<usize> = data.iter().map(|&s| s.max(0) as usize).collect();
     if !slots::may_have_holes(&def.inputs, &data) {

@@ -584,3 +584,15 @@ fn control_flow_gives_the_same_answer_before_and_after_ge_compile() {
     };
     same_before_and_after_compile(vars, &options, "");
 }
+
+#[test]
+fn an_op_with_an_unconnected_input_slot_is_refused_not_misread() {
+    // The kernel would take `off` (slot 3) for the bias (slot 2).
+    let ge = "graph main {\n  x = Data() {index = 0} : f32[1, 1, 3, 3]\n  w = Data() {index = 1} : f32[1, 1, 1, 1]\n  off = Data() {index = 2} : i8[1]\n  c = Conv2D(x, w, ?, off) : f32[1, 1, 3, 3]\n  return c\n}\n";
+    let e = run_ge(ge, &ReferenceOptions::default()).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("`c` leaves input slot 2 unconnected"),
+        "{text}"
+    );
+}

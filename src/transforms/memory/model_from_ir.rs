@@ -684,7 +684,9 @@ impl<'c, 'a> Builder<'c, 'a> {
                     })?;
                     if i < n_data {
                         let slot = slots.as_ref().map_or(i, |s| s[i]);
-                        self.model.graph.connect(src, result as u32, id, slot as u32);
+                        self.model
+                            .graph
+                            .connect(src, result as u32, id, slot as u32);
                     } else {
                         self.model.graph.add_ctrl(src, id);
                     }

@@ -839,27 +839,33 @@ impl<'c, 't> Checker<'c, 't> {
             self.slot_operand_segments(n, p, def, &types, ctrl)
         } else {
             match def.operand_segments(&types, ctrl) {
-            Ok(s) => Some(s),
-            Err(e) => {
-                let d = match e {
-                    ArityError::MixedTypes {
-                        group,
-                        first,
-                        other,
-                    } => {
-                        let at = |i: usize| data_inputs.get(i).map_or(n.op_type.span, |x| x.span());
-                        Diagnostic::new(format!("type mismatch: inputs of `{}` in variadic group `{group}` differ", n.name.text), at(other), format!("this input is {}", show(types[other])))
+                Ok(s) => Some(s),
+                Err(e) => {
+                    let d = match e {
+                        ArityError::MixedTypes {
+                            group,
+                            first,
+                            other,
+                        } => {
+                            let at =
+                                |i: usize| data_inputs.get(i).map_or(n.op_type.span, |x| x.span());
+                            Diagnostic::new(format!("type mismatch: inputs of `{}` in variadic group `{group}` differ", n.name.text), at(other), format!("this input is {}", show(types[other])))
                             .with_secondary(at(first), format!("this one is {}", show(types[first])))
                             .with_note("IRDL binds one type per variadic group, so all its values must have the same type")
-                    }
-                    _ => {
-                        self.count_error(n, def, "input", &def.inputs, types.len(), n.op_type.span)
-                    }
-                };
-                self.diags.push(d);
-                None
+                        }
+                        _ => self.count_error(
+                            n,
+                            def,
+                            "input",
+                            &def.inputs,
+                            types.len(),
+                            n.op_type.span,
+                        ),
+                    };
+                    self.diags.push(d);
+                    None
+                }
             }
-        }
         };
         let result_segs = match def.result_segments(results) {
             Ok(s) => Some(s),
