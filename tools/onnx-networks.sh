@@ -11,6 +11,10 @@
 #
 #   PROFILE=release RUNS=5 SCHEDULES=4 MODELS=resnet,mobilenet,bert,gpt2,vit \
 #     bash tools/onnx-networks.sh
+#
+# OPTIONS: --ge-compile options for every compile and run, as `ge-opt --ge-compile=OPTIONS`
+# takes them: OPTIONS='max-parallel={AIcoreEngine:4}' is GE's ge.streamMaxParallelNum (by
+# default each engine gets one dependency stream, so these single-engine networks get one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +26,8 @@ IRDL=${IRDL:-dialects/ascend.irdl.mlir}
 MLIR_OPT=${MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt}
 OUT=${OUT:-$(mktemp -d /tmp/onnx-networks.XXXXXX)}
 BIN=${CARGO_TARGET_DIR:-target}/$PROFILE
+OPTIONS=${OPTIONS:-}
+compile=--ge-compile${OPTIONS:+=$OPTIONS}
 
 if [[ ${BUILD:-1} == 1 ]]; then
     flag=()
@@ -48,7 +54,7 @@ EOF
 }
 stat() { sed -n "s/^ *(S) *\([0-9]*\) $2 .*/\1/p" "$1" | head -1; }
 
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $PROFILE build, best of $RUNS"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $PROFILE build, best of $RUNS, $compile"
 printf '| %-9s | %5s | %6s | %8s | %8s | %7s | %13s | %10s | %20s | %22s | %s |\n' \
     model nodes GE-ops "compile" mlir-opt streams "events (min)" identities \
     "peak / lower bound" "makespan / one stream" "checks"
@@ -65,13 +71,13 @@ for m in "${models[@]}"; do
     nodes=$("$python" -c 'import onnx,sys; print(len(onnx.load(sys.argv[1]).graph.node))' "$onnx")
     "$BIN/ge-translate" --import-onnx "$onnx" -o "$mlir"
     ops=$(grep -c ' = "ascend\.' "$mlir" || true)
-    t_compile=$(best "$BIN/ge-opt" --ge-compile "$mlir" -o /dev/null)
+    t_compile=$(best "$BIN/ge-opt" "$compile" "$mlir" -o /dev/null)
     t_mlir=$(best "$MLIR_OPT" --irdl-file="$IRDL" "$mlir" -o /dev/null)
     sf=$OUT/$m.stats
-    "$BIN/ge-opt" --ge-compile "$mlir" --mlir-pass-statistics -o /dev/null 2>"$sf"
+    "$BIN/ge-opt" "$compile" "$mlir" --mlir-pass-statistics -o /dev/null 2>"$sf"
     run=$OUT/$m.run
     checks=ok
-    if ! "$BIN/ge-run" "$onnx" "${inputs[@]}" --check --schedules "$SCHEDULES" --report \
+    if ! "$BIN/ge-run" "$onnx" "${inputs[@]}" --pipeline-options "$OPTIONS" --check --schedules "$SCHEDULES" --report \
         --output-dir "$OUT/$m.out" >"$run" 2>&1; then
         checks="ge-run --check FAILED"
         failed=1

@@ -151,6 +151,13 @@ static RULES: &[OpRule] = &[
         leaky_relu
     ),
     rule!("Less", LO, HI, "Less", binary),
+    rule!(
+        "LRN",
+        LO,
+        HI,
+        "LRN (depth_radius = (size - 1) / 2, alpha / size, ACROSS_CHANNELS)",
+        lrn
+    ),
     rule!("LessOrEqual", 12, HI, "LessEqual", binary),
     rule!("Log", LO, HI, "Log", unary),
     rule!("LogSoftmax", LO, HI, "SoftmaxV2 + Log", softmax),
@@ -486,6 +493,35 @@ fn leaky_relu(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
         &[("negative_slope", GeAttr::Float(alpha))],
         ty(&x),
     )])
+}
+
+/// LRN as GE's ONNX parser maps it: `depth_radius = (size - 1) / 2`, `alpha / size`
+/// (divided in f32, as the parser does), `norm_region = "ACROSS_CHANNELS"`. An even `size`
+/// is refused: ONNX's window is then one channel longer above than below, which GE's
+/// symmetric `depth_radius` cannot express.
+fn lrn(_: &Importer, cx: &mut Cx) -> Res<Vec<Val>> {
+    let x = cx.x(0)?;
+    if !cx.has_attr("size") {
+        return Err("attribute `size` is required".into());
+    }
+    let size = cx.int("size", 0);
+    if size <= 0 || size % 2 == 0 {
+        return Err(format!(
+            "size {size} is not supported (GE's LRN takes a positive odd size)"
+        ));
+    }
+    if rank_of(&x, "input 0")? < 2 {
+        return Err("input 0 needs rank >= 2 (N, C, ...)".into());
+    }
+    let alpha = cx.float("alpha", 1e-4) as f32 / size as f32;
+    let attrs = [
+        ("depth_radius", GeAttr::Int((size - 1) / 2)),
+        ("bias", GeAttr::Float(cx.float("bias", 1.0))),
+        ("alpha", GeAttr::Float(f64::from(alpha))),
+        ("beta", GeAttr::Float(cx.float("beta", 0.75))),
+        ("norm_region", GeAttr::Str("ACROSS_CHANNELS".into())),
+    ];
+    Ok(vec![cx.emit1("LRN", &[&x], &attrs, ty(&x))])
 }
 
 /// Elementwise binary ops with numpy broadcasting (opset >= 7; opset 6's `broadcast`

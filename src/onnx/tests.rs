@@ -666,3 +666,46 @@ fn a_node_name_given_twice_is_an_error_naming_both_nodes() {
     );
     ge_checked(&unnamed);
 }
+
+#[test]
+fn lrn_maps_size_to_depth_radius_and_divides_alpha() {
+    let m = |size: i64| {
+        let mut n = node("LRN", "norm1", &["x"], &["y"], vec![int("size", size)]);
+        n.attribute.push(AttributeProto {
+            name: "alpha".into(),
+            f: 0.0005,
+            r#type: AttributeType::Float as i32,
+            ..Default::default()
+        });
+        model(
+            13,
+            vec![n],
+            vec![f32_in("x", &[1, 8, 2, 2])],
+            &["y"],
+            vec![],
+        )
+    };
+    let text = ge_checked(&m(5));
+    let alpha = float_text(f64::from(0.0005f32 / 5.0));
+    assert!(
+        text.contains(&format!(
+            "\"LRN\"(\"x\") {{\"depth_radius\" = 2, \"bias\" = 1.0e0, \"alpha\" = {alpha}, \
+             \"beta\" = 7.5e-1, \"norm_region\" = \"ACROSS_CHANNELS\"}} : (f32[1, 8, 2, 2])"
+        )),
+        "{text}"
+    );
+    let e = model_to_ge(&m(4), "m.onnx", None).unwrap_err();
+    assert!(
+        e.starts_with("m.onnx: node 'norm1' (LRN, opset 13): size 4 is not supported"),
+        "{e}"
+    );
+    let no_size = model(
+        13,
+        vec![node("LRN", "n", &["x"], &["y"], vec![])],
+        vec![f32_in("x", &[1, 2])],
+        &["y"],
+        vec![],
+    );
+    let e = model_to_ge(&no_size, "m.onnx", None).unwrap_err();
+    assert!(e.contains("attribute `size` is required"), "{e}");
+}

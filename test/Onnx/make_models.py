@@ -226,6 +226,50 @@ def skipped_inputs():
     return model(nodes, [vi("x", F, [2, 3])], [vi("z", F, None)], 13, inits)
 
 
+def residual(shortcut):
+    """A residual block: a = Relu(Conv(x)); main branch Relu(Conv(a)); the shortcut is a
+    1x1 projection Conv of `a` (`conv`, every op on AI Core) or an Identity of `a`
+    (`identity`, an RTS engine op, as a Dropout in inference becomes); their Add is y."""
+    nodes = [
+        h.make_node("Conv", ["x", "w0"], ["c0"], name="conv0", pads=[1, 1, 1, 1]),
+        h.make_node("Relu", ["c0"], ["a"], name="relu0"),
+        h.make_node("Conv", ["a", "w1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        h.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        h.make_node("Add", ["r1", "s"], ["y"], name="add"),
+    ]
+    inits = [w("w0", [4, 3, 3, 3]), w("w1", [4, 4, 3, 3], 1)]
+    if shortcut == "conv":
+        nodes.insert(4, h.make_node("Conv", ["a", "ws"], ["s"], name="shortcut"))
+        inits.append(w("ws", [4, 4, 1, 1], 2))
+    else:
+        nodes.insert(4, h.make_node("Identity", ["a"], ["s"], name="shortcut"))
+    return model(nodes, [vi("x", F, [1, 3, 8, 8])], [vi("y", F, None)], 13, inits)
+
+
+def attention_residual(same_dims=False):
+    """Attention's residual pattern: a = Relu(MatMul(x, w)); the branch reshapes `a` into
+    heads (a GE-local Reshape), multiplies each head up and down again, reshapes back;
+    y = branch + a. `same_dims`: one head product of the input's dims instead, which the
+    in-place pass lets overwrite its input (the Reshape's memory is `a`'s, still read by
+    the Add)."""
+    products = [("wh", [4, 4])] if same_dims else [("wup", [4, 8]), ("wdown", [8, 4])]
+    nodes = [
+        h.make_node("MatMul", ["x", "w"], ["m"], name="proj"),
+        h.make_node("Relu", ["m"], ["a"], name="relu"),
+        h.make_node("Reshape", ["a", "heads_shape"], ["r0"], name="to_heads"),
+    ]
+    for k, (wname, _) in enumerate(products):
+        nodes.append(h.make_node("MatMul", [f"r{k}", wname], [f"r{k + 1}"], name=f"head_{wname}"))
+    nodes += [
+        h.make_node("Reshape", [f"r{len(products)}", "flat_shape"], ["f"], name="from_heads"),
+        h.make_node("Add", ["f", "a"], ["y"], name="residual"),
+    ]
+    inits = [w("w", [8, 16]), nh.from_array(np.array([4, 4, 4], np.int64), "heads_shape"),
+             nh.from_array(np.array([4, 16], np.int64), "flat_shape")]
+    inits += [w(name, shape, k + 1) for k, (name, shape) in enumerate(products)]
+    return model(nodes, [vi("x", F, [4, 8])], [vi("y", F, None)], 13, inits)
+
+
 MODELS = {
     "relu": unary("Relu"),
     "relu_opset6": unary("Relu", 6),
@@ -240,6 +284,9 @@ MODELS = {
     "unsupported_op": unsupported_op, "unknown_op": unknown_op, "bad_dtype": bad_dtype,
     "mlp": mlp, "cnn": cnn, "transformer_bits": transformer_bits, "misc": misc,
     "reduce_attr_opset11": reduce_attr_opset11, "pools": pools, "skipped_inputs": skipped_inputs,
+    "residual_conv": lambda: residual("conv"), "residual_identity": lambda: residual("identity"),
+    "attention_residual": attention_residual,
+    "attention_residual_same_dims": lambda: attention_residual(True),
 }
 
 

@@ -106,6 +106,9 @@ pub(crate) fn cost(op_type: &str, inputs: &[TensorRef<'_>], outputs: &[TensorMut
         "MaxPool" | "AvgPool" => in0,
         "Softmax" | "SoftmaxV2" => 5.0 * in0,
         "LayerNorm" => 8.0 * in0,
+        // A square and an add per tap of a 5-channel window (the usual size; the cost
+        // model sees no attributes), then the power and the division.
+        "LRN" => 13.0 * in0,
         "ApplyMomentum" => 4.0 * out0,
         op if op.starts_with("Reduce") => in0,
         "AddN" => out0 * inputs.len().saturating_sub(1) as f64,

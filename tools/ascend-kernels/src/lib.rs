@@ -28,6 +28,7 @@ mod elementwise;
 mod index;
 mod kernel;
 mod layout;
+mod lrn;
 mod matmul;
 mod norm;
 mod opaque;

@@ -4,7 +4,7 @@ use crate::binary::{self, Binary, Compare, Logic};
 use crate::elementwise::{unary, Unary};
 use crate::kernel::KernelFn;
 use crate::reduce::{reduce, Reduce};
-use crate::{cast, combine, conv, index, matmul, norm, pool, shape, slice, state};
+use crate::{cast, combine, conv, index, lrn, matmul, norm, pool, shape, slice, state};
 
 macro_rules! table {
     ($($name:literal => $f:expr,)*) => {
@@ -82,6 +82,8 @@ table! {
     "Softmax" => norm::softmax,
     "SoftmaxV2" => norm::softmax,
     "LayerNorm" => norm::layer_norm,
+    // lrn.rs
+    "LRN" => lrn::lrn,
     // cast.rs
     "Cast" => cast::cast,
     // shape.rs
