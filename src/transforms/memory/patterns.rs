@@ -426,3 +426,104 @@ impl<'c, 'a> ApplySteps<'c> for Reporting<'c, 'a> {
         changed
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        analysis::memory::{
+            model::Origin,
+            plan::{BoolAttr, Rule},
+        },
+        dialect::new_context,
+        ir::{ops::node_name, IrRewriter},
+        syntax::import::import_ge,
+        transforms::memory::apply_plan::Replay as LoopReplay,
+    };
+
+    const CHAIN: &str = "graph main {\n  x = Data() {index = 0} : f32[4]\n  \
+        a = Relu(x) : f32[4]\n  b = Relu(a) : f32[4]\n  c = Relu(b) : f32[4]\n}\n";
+
+    /// A plan marking `order`'s nodes `reference`, in that order.
+    fn marks(m: &mut IrModel, order: &[&str]) -> Plan {
+        let mut plan = Plan::new(Origin::RwConflict, &m.graph);
+        for name in order {
+            let node = m.graph.find(name).unwrap();
+            let edit = Edit::SetAttr {
+                node,
+                attr: BoolAttr::Reference,
+            };
+            plan.push(&mut m.graph, edit, Rule::MarkRef, format!("mark {name}"))
+                .unwrap();
+        }
+        plan
+    }
+
+    fn steps_at(m: &IrModel, d: &PlanDecisions, name: &str) -> Range<usize> {
+        d.steps_of(m.op(m.graph.find(name).unwrap()).unwrap())
+    }
+
+    #[test]
+    fn a_step_is_rooted_at_its_op_or_at_the_root_of_the_step_before() {
+        let context = new_context();
+        let module = import_ge(&context, CHAIN, "t.ge").unwrap();
+        let mut m = IrModel::build(module.as_operation(), "main").unwrap();
+        // In program order: each step at its own op.
+        let plan = marks(&mut m, &["a", "b", "c"]);
+        let d = PlanDecisions::new(&m, &plan);
+        assert_eq!(steps_at(&m, &d, "a"), 0..1);
+        assert_eq!(steps_at(&m, &d, "b"), 1..2);
+        assert_eq!(steps_at(&m, &d, "c"), 2..3);
+        // A step whose op the walk has passed waits at the root before it: plan order holds.
+        let plan = marks(&mut m, &["b", "a", "c", "a"]);
+        let d = PlanDecisions::new(&m, &plan);
+        assert_eq!(steps_at(&m, &d, "a"), 0..0);
+        assert_eq!(steps_at(&m, &d, "b"), 0..2);
+        assert_eq!(steps_at(&m, &d, "c"), 2..4);
+        assert_eq!(d.root_names, ["ascend.relu"]);
+    }
+
+    #[test]
+    fn the_walk_runs_every_step_once_in_plan_order() {
+        let context = new_context();
+        let module = import_ge(&context, CHAIN, "t.ge").unwrap();
+        let mut m = IrModel::build(module.as_operation(), "main").unwrap();
+        let plan = marks(&mut m, &["c", "a", "b"]);
+        let stats = replay_with_patterns(&mut m, &plan, false, None).unwrap();
+        assert_eq!(stats, ApplyStats::default());
+        for name in ["a", "b", "c"] {
+            let op = m.op(m.graph.find(name).unwrap()).unwrap();
+            assert_eq!(node_name(op), Some(name));
+            assert_eq!(ops::bool_attr(op, "reference"), Some(true), "{name}");
+        }
+        // The loop gives the same module.
+        let loop_module = import_ge(&context, CHAIN, "t.ge").unwrap();
+        let mut lm = IrModel::build(loop_module.as_operation(), "main").unwrap();
+        let plan = marks(&mut lm, &["c", "a", "b"]);
+        let rewriter = IrRewriter::for_op(loop_module.as_operation());
+        let mut replay = LoopReplay::new(&mut lm, rewriter.rewriter(), plan.pass, false, None);
+        for step in &plan.steps {
+            replay.step(step).unwrap();
+        }
+        assert_eq!(
+            module.as_operation().to_string(),
+            loop_module.as_operation().to_string()
+        );
+    }
+
+    #[test]
+    fn a_step_the_walk_never_reaches_is_an_error() {
+        let context = new_context();
+        let module = import_ge(&context, CHAIN, "t.ge").unwrap();
+        let mut m = IrModel::build(module.as_operation(), "main").unwrap();
+        let plan = marks(&mut m, &["a", "b"]);
+        let replay: PlanReplay<'_, '_, &mut IrModel, &Plan> =
+            PlanReplay::new(&mut m, &plan, false, None);
+        let error = replay.outcome(module.as_operation()).unwrap_err();
+        assert!(
+            error.message.contains("applied 0 of the plan's 2 steps"),
+            "{}",
+            error.message
+        );
+    }
+}
