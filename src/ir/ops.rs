@@ -854,6 +854,26 @@ impl<'c> OpTemplate<'c> {
     }
 }
 
+/// Calls `f` on every op nested in `op` (not `op` itself) in the order MLIR's walk
+/// pattern driver visits them: post-order (an op after the ops of its regions), the ops of
+/// a block first to last. Passes that apply a frozen analysis through the walk driver use
+/// it to know, before the walk, which op the driver reaches first.
+pub fn walk_nested_post_order(op: OperationRef, f: &mut impl FnMut(OperationRef)) {
+    use melior::ir::{block::BlockLike, RegionLike};
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(inner) = next {
+                walk_nested_post_order(inner, f);
+                f(inner);
+                next = inner.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,16 +28,17 @@
 
 use super::rewriter::Rewriter;
 use melior::{
-    ir::OperationRef, Context, GreedyRewriteDriverConfig, GreedyRewriteStrictness,
+    ir::{operation::OperationLike, OperationRef},
+    Context, ContextRef, GreedyRewriteDriverConfig, GreedyRewriteStrictness,
     GreedySimplifyRegionLevel, RewriterBase, StringRef,
 };
 use mlir_sys::{
     mlirApplyPatternsAndFoldGreedilyWithOp, mlirFreezeRewritePattern,
     mlirFrozenRewritePatternSetDestroy, mlirOpRewritePatternCreate, mlirPatternRewriterAsBase,
     mlirRewritePatternSetAdd, mlirRewritePatternSetCreate, mlirRewritePatternSetDestroy,
-    mlirWalkAndApplyPatterns, MlirFrozenRewritePatternSet, MlirLogicalResult, MlirOperation,
-    MlirPatternRewriter, MlirRewritePattern, MlirRewritePatternCallbacks, MlirRewritePatternSet,
-    MlirStringRef,
+    mlirWalkAndApplyPatterns, MlirContext, MlirFrozenRewritePatternSet, MlirLogicalResult,
+    MlirOperation, MlirPatternRewriter, MlirRewritePattern, MlirRewritePatternCallbacks,
+    MlirRewritePatternSet, MlirStringRef,
 };
 use std::{
     any::Any,
@@ -92,6 +93,9 @@ struct Trampoline<'c, 'p> {
     /// instead of two live `&mut` to it.
     callback: RefCell<Callback<'c, 'p>>,
     panic: Rc<PanicSlot>,
+    /// The set belongs to a host (see [`PatternSet::borrow_raw`]): no Rust caller resumes
+    /// a panic after the driver, so it is reported as an error at the matched op.
+    report_panics: bool,
 }
 
 fn logical(success: bool) -> MlirLogicalResult {
@@ -130,6 +134,17 @@ impl<'c, 'p> Dispatch for Trampoline<'c, 'p> {
         match catch_unwind(AssertUnwindSafe(|| (callback)(op, &rewriter))) {
             Ok(success) => success,
             Err(payload) => {
+                if self.report_panics {
+                    let what = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    super::external_pass::emit_error(
+                        op.location(),
+                        &format!("internal error: a ge-mlir pattern panicked: {what}"),
+                    );
+                }
                 *self.panic.0.borrow_mut() = Some(payload);
                 false
             }
@@ -159,21 +174,57 @@ unsafe extern "C" fn match_and_rewrite<T: Dispatch>(
 /// A set of patterns under construction.
 pub struct PatternSet<'c, 'p> {
     raw: MlirRewritePatternSet,
-    context: &'c Context,
+    context: MlirContext,
     panic: Rc<PanicSlot>,
-    _callbacks: PhantomData<Callback<'c, 'p>>,
+    /// A host's set ([`Self::borrow_raw`]): patterns are added to it, never freed here.
+    borrowed: bool,
+    _callbacks: PhantomData<(&'c Context, Callback<'c, 'p>)>,
 }
 
 impl<'c, 'p> PatternSet<'c, 'p> {
     pub fn new(context: &'c Context) -> Self {
+        // SAFETY: `context` is live for 'c.
+        Self::in_context(unsafe { ContextRef::from_raw(context.to_raw()) })
+    }
+
+    /// [`Self::new`] from the `ContextRef` a pass or an op hands out.
+    pub fn in_context(context: ContextRef<'c>) -> Self {
+        // SAFETY: the reference is used only for the raw handle, within this call.
+        let context = unsafe { context.to_ref() };
         Self {
             // SAFETY: `context` is live; the set is destroyed in `Drop` or handed to
             // `mlirFreezeRewritePattern` in `freeze` (exactly one of the two).
             raw: unsafe { mlirRewritePatternSetCreate(context.to_raw()) },
-            context,
+            context: context.to_raw(),
             panic: Rc::default(),
+            borrowed: false,
             _callbacks: PhantomData,
         }
+    }
+
+    /// A handle on a set another toolchain owns (`MlirRewritePatternSet` from
+    /// `mlirRewritePatternSetCreate`), so `populate_*` functions can add our patterns to it.
+    /// The host freezes, applies and destroys it; dropping the handle does nothing. A panic
+    /// in a callback is reported as an error at the matched op (no Rust caller is there to
+    /// resume it) and turns the set's later callbacks into no-matches.
+    ///
+    /// # Safety
+    /// `raw` must be a live, unfrozen set of the live `context`, and must not be used by the
+    /// host while the handle adds to it.
+    pub unsafe fn borrow_raw(raw: MlirRewritePatternSet, context: MlirContext) -> Self {
+        Self {
+            raw,
+            context,
+            panic: Rc::default(),
+            borrowed: true,
+            _callbacks: PhantomData,
+        }
+    }
+
+    /// The context the patterns are made in.
+    pub fn context(&self) -> ContextRef<'c> {
+        // SAFETY: the set was made in this live context, which outlives 'c.
+        unsafe { ContextRef::from_raw(self.context) }
     }
 
     /// Adds a pattern (builder style). Named like the C++ `RewritePatternSet::add`.
@@ -188,6 +239,7 @@ impl<'c, 'p> PatternSet<'c, 'p> {
         let trampoline = Box::new(Trampoline {
             callback: RefCell::new(pattern.callback),
             panic: self.panic.clone(),
+            report_panics: self.borrowed,
         });
         let callbacks = MlirRewritePatternCallbacks {
             construct: None,
@@ -206,7 +258,7 @@ impl<'c, 'p> PatternSet<'c, 'p> {
             let raw_pattern = mlirOpRewritePatternCreate(
                 StringRef::new(&pattern.root).to_raw(),
                 u32::from(pattern.benefit),
-                self.context.to_raw(),
+                self.context,
                 callbacks,
                 Box::into_raw(trampoline) as *mut c_void,
                 generated.len(),
@@ -217,7 +269,11 @@ impl<'c, 'p> PatternSet<'c, 'p> {
     }
 
     /// Freezes the set so drivers can run it (as many times as wanted).
+    ///
+    /// # Panics
+    /// On a host's set ([`Self::borrow_raw`]): the host freezes it.
     pub fn freeze(mut self) -> FrozenPatternSet<'c, 'p> {
+        assert!(!self.borrowed, "a host's pattern set is frozen by the host");
         let raw = std::mem::replace(
             &mut self.raw,
             MlirRewritePatternSet {
@@ -242,8 +298,8 @@ impl<'c, 'p> PatternSet<'c, 'p> {
 
 impl Drop for PatternSet<'_, '_> {
     fn drop(&mut self) {
-        if self.raw.ptr.is_null() {
-            return; // frozen: the frozen set owns the patterns
+        if self.raw.ptr.is_null() || self.borrowed {
+            return; // frozen (the frozen set owns the patterns) or the host's
         }
         // SAFETY: not frozen, so we still own the set; destroying it destroys the patterns.
         unsafe { mlirRewritePatternSetDestroy(self.raw) }

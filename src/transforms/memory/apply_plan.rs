@@ -2,8 +2,10 @@
 //!
 //! A plan is an ordered list of explicit edits (see [`crate::analysis::memory::plan`]); each
 //! is replayed with the `ir` helpers through one [`Rewriter`], in order, because later steps
-//! name nodes created by earlier ones (node ids are handed out in step order). MLIR's greedy
-//! pattern driver would reorder them, so the replay is a plain loop.
+//! name nodes created by earlier ones (node ids are handed out in step order). The steps
+//! run as rewrite patterns under MLIR's walk driver ([`super::patterns`], which keeps that
+//! order); MLIR's greedy driver would reorder them. The plain loop over the steps stays
+//! selectable (`GE_MLIR_REPLAY=loop`, [`ReplayDriver`]) to compare the two.
 //!
 //! * Insertions go through [`insert_before_input`] / [`insert_after_output`] (GE's
 //!   `InsertNodeBefore` / `InsertNodeAfter`), which move control edges as GE does. The plan
@@ -85,6 +87,45 @@ fn replay<'c, 'a>(
     remarks: bool,
     batch: Option<&mut AttrBatch<'c>>,
 ) -> Result<ApplyStats, LocatedError<'c>> {
+    check_first_new(m, plan)?;
+    let stats = match replay_driver() {
+        ReplayDriver::Patterns => super::patterns::replay_with_patterns(m, plan, remarks, batch)?,
+        ReplayDriver::Loop => {
+            let mut replay = Replay::new(m, *rw, plan.pass, remarks, batch);
+            for step in &plan.steps {
+                replay.step(step)?;
+            }
+            replay.stats
+        }
+    };
+    finish(m, plan, remarks);
+    Ok(stats)
+}
+
+/// How a plan is put on the IR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayDriver {
+    /// Rewrite patterns run by MLIR's walk driver ([`super::patterns`]): the default.
+    Patterns,
+    /// The plain loop over the steps, kept to compare outputs and costs with the patterns:
+    /// `GE_MLIR_REPLAY=loop` in the environment selects it.
+    Loop,
+}
+
+/// The driver `GE_MLIR_REPLAY` selects (read once per process).
+pub fn replay_driver() -> ReplayDriver {
+    static DRIVER: std::sync::OnceLock<ReplayDriver> = std::sync::OnceLock::new();
+    *DRIVER.get_or_init(|| match std::env::var("GE_MLIR_REPLAY").as_deref() {
+        Ok("loop") => ReplayDriver::Loop,
+        _ => ReplayDriver::Patterns,
+    })
+}
+
+/// A plan applies to the model it was made on: its first new node is the model's next id.
+pub(super) fn check_first_new<'c>(
+    m: &IrModel<'c, '_>,
+    plan: &Plan,
+) -> Result<(), LocatedError<'c>> {
     if m.ops.len() != plan.first_new as usize {
         return Err(LocatedError::at(
             m.module,
@@ -96,26 +137,20 @@ fn replay<'c, 'a>(
             ),
         ));
     }
-    let mut replay = Replay {
-        m,
-        rw: *rw,
-        pass: plan.pass,
-        remarks,
-        stats: ApplyStats::default(),
-        batch,
-    };
-    for step in &plan.steps {
-        replay.step(step)?;
-    }
+    Ok(())
+}
+
+/// After the steps: the plan's notes as remarks, and the model made to describe the IR.
+pub(super) fn finish(m: &mut IrModel, plan: &Plan, remarks: bool) {
     if remarks {
         for note in &plan.notes {
-            let location = replay.m.location(Some(note.node));
+            let location = m.location(Some(note.node));
             emit_remark(location, &format!("{}: {}", plan.pass, note.message), &[]);
         }
     }
     // The model may hold control edges into NetOutput that the IR cannot; drop them so the
     // model describes the IR exactly (GraphLint runs on it after the pipeline).
-    let g = &mut replay.m.graph;
+    let g = &mut m.graph;
     for gid in 0..g.graphs.len() {
         if let Some(no) = g.graphs[gid].net_output {
             for s in g.node(no).ctrl_in.clone() {
@@ -123,16 +158,35 @@ fn replay<'c, 'a>(
             }
         }
     }
-    Ok(replay.stats)
 }
 
-struct Replay<'m, 'c, 'a, 'r> {
+/// Applies steps of one plan with one rewriter (the loop's, or a pattern callback's).
+pub(super) struct Replay<'m, 'c, 'a, 'r> {
     m: &'m mut IrModel<'c, 'a>,
     rw: Rewriter<'c, 'r>,
     pass: &'static str,
     remarks: bool,
-    stats: ApplyStats,
+    pub(super) stats: ApplyStats,
     batch: Option<&'m mut AttrBatch<'c>>,
+}
+
+impl<'m, 'c, 'a, 'r> Replay<'m, 'c, 'a, 'r> {
+    pub(super) fn new(
+        m: &'m mut IrModel<'c, 'a>,
+        rw: Rewriter<'c, 'r>,
+        pass: &'static str,
+        remarks: bool,
+        batch: Option<&'m mut AttrBatch<'c>>,
+    ) -> Self {
+        Replay {
+            m,
+            rw,
+            pass,
+            remarks,
+            stats: ApplyStats::default(),
+            batch,
+        }
+    }
 }
 
 impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
@@ -287,7 +341,7 @@ impl<'c, 'a> Replay<'_, 'c, 'a, '_> {
         Ok(())
     }
 
-    fn step(&mut self, step: &Step) -> Result<(), LocatedError<'c>> {
+    pub(super) fn step(&mut self, step: &Step) -> Result<(), LocatedError<'c>> {
         match &step.edit {
             Edit::SetAttr { node, attr } => {
                 let op = self.op(*node)?;

@@ -5,7 +5,8 @@
 //! 1. [`model_from_ir::IrModel::build`]: the whole module (root `@main` and its subgraphs)
 //!    as a [`crate::analysis::memory::model::MemGraph`];
 //! 2. the planner decides, on the model, and returns an ordered edit [`Plan`];
-//! 3. [`apply_plan::apply_plan`] replays the plan on the IR with the `ir` helpers.
+//! 3. [`apply_plan::apply_plan`] applies the plan to the IR: as rewrite patterns rooted at
+//!    the ops the steps change, run by MLIR's walk driver in program order ([`patterns`]).
 //!
 //! A planner error (an invalid RW combination, a malformed subgraph) is reported as an MLIR
 //! error at the op it is about and fails the pass; the IR is untouched because nothing is
@@ -53,6 +54,7 @@ pub mod mem_rw_conflict;
 pub mod mem_symbols;
 pub mod memcpy_addr_async;
 pub mod model_from_ir;
+pub mod patterns;
 pub mod pipeline;
 pub mod plan_attrs;
 pub mod set_io_offset;
@@ -211,6 +213,47 @@ fn is_structural(plan: &Plan) -> bool {
     })
 }
 
+/// The plans of `stage`, computed on `g` (left in the planned state): the analysis of a
+/// memory pass, apart from the rewrite ([`patterns`]).
+pub fn plan_stage(
+    stage: Stage,
+    g: &mut MemGraph,
+    atomic: AtomicOptions,
+    layout: LayoutOptions,
+    remarks: bool,
+) -> Result<Vec<Plan>, MemError> {
+    use crate::analysis::memory as mem;
+    Ok(match stage {
+        Stage::HcclMemcpy => vec![mem::hccl_memcpy::plan_hccl_memcpy(g)?],
+        Stage::HcclContinuousMemcpy => {
+            vec![mem::hccl_continuous_memcpy::plan_hccl_continuous_memcpy(g)?]
+        }
+        Stage::SubgraphIsolate => vec![mem::subgraph_isolate::plan_subgraph_isolate(g)?],
+        Stage::AtomicAddrClean => {
+            vec![mem::atomic_addr_clean::plan_atomic_addr_clean(g, atomic)?]
+        }
+        Stage::RwConflict => vec![mem::rw_conflict::plan_rw_conflict(g)?],
+        Stage::InplaceSupportCheck => {
+            vec![mem::inplace_support::plan_inplace_support_check_with(
+                g, remarks,
+            )?]
+        }
+        Stage::LayoutConflict => {
+            vec![mem::layout::plan_mem_layout_conflict(g, layout)?]
+        }
+        Stage::MemcpyAddrAsync => vec![mem::memcpy_addr_async::plan_memcpy_addr_async(
+            g,
+            mem::memcpy_addr_async::MemcpyAddrOptions {
+                offline: layout.offline,
+                feature_map_refreshable: layout.feature_map_refreshable,
+            },
+        )?],
+        Stage::MarkSameAddr => vec![mem::mark_same_addr::plan_mark_same_addr(g)?],
+        Stage::Lint => Vec::new(),
+        Stage::Pipeline => mem::plan_pipeline(g, atomic)?,
+    })
+}
+
 /// What a memory pass instance runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -226,6 +269,24 @@ pub enum Stage {
     Lint,
     /// Stages 1-5 in GE's order (until a round plans nothing), then the lint.
     Pipeline,
+}
+
+impl Stage {
+    /// The stage of a one-plan memory pass's flag.
+    pub fn of_flag(flag: &str) -> Option<Stage> {
+        Some(match flag {
+            "hccl-memcpy" => Stage::HcclMemcpy,
+            "hccl-continuous-memcpy" => Stage::HcclContinuousMemcpy,
+            "subgraph-isolate" => Stage::SubgraphIsolate,
+            "atomic-addr-clean" => Stage::AtomicAddrClean,
+            "mem-rw-conflict" => Stage::RwConflict,
+            "inplace-support-check" => Stage::InplaceSupportCheck,
+            "mem-layout-conflict" => Stage::LayoutConflict,
+            "memcpy-addr-async" => Stage::MemcpyAddrAsync,
+            "mark-same-addr" => Stage::MarkSameAddr,
+            _ => return None,
+        })
+    }
 }
 
 /// The counters of one pass instance.
@@ -364,42 +425,18 @@ impl MemoryPass {
         })
     }
 
+    /// This pass's analysis on `module`, owned, for a host's pattern set
+    /// ([`patterns::populate_memory_patterns`]).
+    pub fn analyse<'c, 'a>(
+        &self,
+        module: melior::ir::OperationRef<'c, 'a>,
+    ) -> Result<patterns::MemoryDecisions<'c, 'a>, LocatedError<'c>> {
+        patterns::MemoryDecisions::analyse_with(module, &self.root, self.flag, |g| self.plan(g))
+    }
+
     /// The plans of this stage, computed on `g` (left in the planned state).
     fn plan(&self, g: &mut MemGraph) -> Result<Vec<Plan>, MemError> {
-        use crate::analysis::memory as mem;
-        Ok(match self.stage {
-            Stage::HcclMemcpy => vec![mem::hccl_memcpy::plan_hccl_memcpy(g)?],
-            Stage::HcclContinuousMemcpy => {
-                vec![mem::hccl_continuous_memcpy::plan_hccl_continuous_memcpy(g)?]
-            }
-            Stage::SubgraphIsolate => vec![mem::subgraph_isolate::plan_subgraph_isolate(g)?],
-            Stage::AtomicAddrClean => {
-                vec![mem::atomic_addr_clean::plan_atomic_addr_clean(
-                    g,
-                    self.atomic,
-                )?]
-            }
-            Stage::RwConflict => vec![mem::rw_conflict::plan_rw_conflict(g)?],
-            Stage::InplaceSupportCheck => {
-                vec![mem::inplace_support::plan_inplace_support_check_with(
-                    g,
-                    self.remarks,
-                )?]
-            }
-            Stage::LayoutConflict => {
-                vec![mem::layout::plan_mem_layout_conflict(g, self.layout)?]
-            }
-            Stage::MemcpyAddrAsync => vec![mem::memcpy_addr_async::plan_memcpy_addr_async(
-                g,
-                mem::memcpy_addr_async::MemcpyAddrOptions {
-                    offline: self.layout.offline,
-                    feature_map_refreshable: self.layout.feature_map_refreshable,
-                },
-            )?],
-            Stage::MarkSameAddr => vec![mem::mark_same_addr::plan_mark_same_addr(g)?],
-            Stage::Lint => Vec::new(),
-            Stage::Pipeline => mem::plan_pipeline(g, self.atomic)?,
-        })
+        plan_stage(self.stage, g, self.atomic, self.layout, self.remarks)
     }
 
     /// Plans this stage on `model` and replays the plan on the IR, attribute edits on

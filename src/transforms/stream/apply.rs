@@ -23,6 +23,16 @@
 //!   only — it runs no task, so that is the same point of its stream;
 //! * the root function gets the model's totals: `stream_num`, `event_num`, `notify_num`,
 //!   and `ascend.physical_to_logical_stream` (entry `p` is physical stream `p`'s logical id).
+//!
+//! How: the allocation becomes a decisions table keyed by op ([`StreamDecisions`]: each
+//! op's node, the StreamActives planned at a switch, the syncs anchored at a node), and the
+//! [`Writer`]'s edits run as rewrite patterns rooted at the op they change, one per op name
+//! ([`populate_stream_alloc_patterns`]), under MLIR's walk driver (program order). Each
+//! op's edits are the ones the phases above make at it, in the same order; every insertion
+//! is placed relative to its own node only (after it, after its last Send, before it,
+//! before its first Send), and the control operands a StreamActive takes over belong to ops
+//! after its switch, so the IR is the one the phase-by-phase loop makes
+//! (`GE_MLIR_REPLAY=loop` runs that loop; `tests/replay_drivers.rs` compares the two).
 
 use super::model_from_ir::{
     attr::{ATTACHED_STREAM_INFO_LIST, RESOURCE_ID, RESOURCE_IS_VALID},
@@ -35,18 +45,20 @@ use crate::{
             array_attr_value, attr_name, bool_attr_value, build_op_with_ctrl_type, ctrl_operands,
             ctrl_result, ctrl_type, data_operands, dict_with, i64_attr_value, int_list_attr,
             prefetch_ahead, set_attr, set_attrs, set_operands, str_attr_value, str_list_attr,
-            OpTemplate, NAME_ATTR,
+            OpKey, OpKeyMap, OpTemplate, NAME_ATTR,
         },
-        IrError, IrRewriter,
+        IrError, IrRewriter, OpPattern, PatternSet, Rewriter,
     },
+    transforms::memory::apply_plan::{replay_driver, ReplayDriver},
 };
 use melior::{
     ir::{
         attribute::ArrayAttribute, operation::OperationLike, Attribute, Identifier, OperationRef,
-        Value,
+        Type, Value,
     },
     ContextRef,
 };
+use std::{cell::RefCell, rc::Rc};
 
 /// Attribute names written here.
 pub mod attr {
@@ -109,78 +121,472 @@ pub fn apply<'c, 'a>(
     explain: bool,
 ) -> Result<Applied, ApplyError<'c>> {
     let root = model.funcs[0];
-    let context = root.context();
-    let rewriter = IrRewriter::for_op(root);
-    let rw = rewriter.rewriter();
-    let sg = &model.graph;
-    let ctrl_ty = ctrl_type(context).map_err(|e| ApplyError {
-        location: root.location(),
-        message: format!("stream-alloc: {e}"),
-    })?;
-    let at = |op: OperationRef<'c, 'a>| {
-        move |e: IrError| ApplyError {
-            location: op.location(),
-            message: format!("stream-alloc: cannot rewrite the IR: {e}"),
+    let writer = Writer::new((model, alloc), explain)?;
+    match replay_driver() {
+        ReplayDriver::Loop => {
+            let rewriter = IrRewriter::for_op(root);
+            writer.apply_in_phases(&rewriter.rewriter())
         }
-    };
-    // Stream ids repeat on every op: build each id attribute once.
-    let top = alloc.stream_num.max(alloc.logical.stream_num).max(0);
-    let ids: Vec<Attribute> = (-1..=top).map(|v| i64_attr_value(context, v)).collect();
-    let int = |v: i64| match usize::try_from(v + 1).ok().and_then(|i| ids.get(i)) {
-        Some(&a) => a,
-        None => i64_attr_value(context, v),
-    };
+        ReplayDriver::Patterns => {
+            let decisions = StreamDecisions::new(model, alloc);
+            let writer = Rc::new(RefCell::new(writer));
+            let mut set = PatternSet::in_context(root.context());
+            populate_stream_alloc_patterns(&mut set, decisions, writer.clone());
+            let module = root.parent_operation().unwrap_or(root);
+            set.freeze().walk_and_apply(module);
+            let writer = writer.borrow();
+            writer.outcome(module)
+        }
+    }
+}
 
-    // 1. Stream attributes on every node.
-    let reasons: Vec<Attribute> = alloc
-        .logical
-        .decisions
-        .iter()
-        .map(|d| str_attr_value(context, &format!("{}: {}", d.rule.as_str(), d.detail)))
-        .collect();
-    // Every attribute of an op in one dictionary update (names made once).
-    let names = AttrNames::new(context);
-    let mut entries: Vec<(Identifier, Attribute)> = Vec::with_capacity(8);
-    for (n, &op) in model.ops.iter().enumerate() {
-        prefetch_ahead(&model.ops, n);
-        if model.net_output[n] {
-            continue;
-        }
-        entries.clear();
-        entries.push((names.stream_id, int(alloc.stream[n])));
-        entries.push((names.logic_stream_id, int(alloc.logical.stream[n])));
-        if explain {
-            let reason = reasons[alloc.logical.decision_of[n] as usize];
-            entries.push((names.reason, reason));
-        }
-        if !alloc.attached[n].is_empty() {
-            let physical = int_list_attr(context, &alloc.attached[n]);
-            entries.push((names.attached_stream_ids, physical));
-            let logical = int_list_attr(context, &alloc.logical.attached[n]);
-            entries.push((names.logic_attached_stream_ids, logical));
-        }
-        if let Some(list) = alloc.activation.active_streams.get(&n) {
-            entries.push((names.active_stream_list, int_list_attr(context, list)));
-        }
-        if let Some(labels) = alloc.activation.active_labels.get(&n) {
-            if *labels != sg.node(n).attrs().active_label_list {
-                let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-                entries.push((names.active_label_list, str_list_attr(context, &labels)));
+/// The allocation keyed by the ops it changes.
+pub struct StreamDecisions {
+    /// Op -> its node.
+    node_of: OpKeyMap<u32>,
+    /// Node -> its `_attached_stream_info_list` start ([`IrModel::attached_lists`]).
+    attached: FastMap<NodeId, usize>,
+    /// The StreamActives planned at switch `n`: `active_index[active_start[n]..active_start[n + 1]]`.
+    active_start: Vec<u32>,
+    active_index: Vec<u32>,
+    /// The syncs anchored at node `n`, in GE's order, the same way.
+    sync_start: Vec<u32>,
+    sync_index: Vec<u32>,
+    /// The root function (model totals).
+    root: OpKey,
+    /// The op names of the nodes, and `func.func`: one pattern each.
+    root_names: Vec<String>,
+}
+
+/// `items` grouped by `key(item)` (stable): (start of each of `n` groups, plus the end;
+/// the items' indices).
+fn group(n: usize, keys: impl Iterator<Item = usize> + Clone) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; n + 1];
+    for k in keys.clone() {
+        start[k + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut index = vec![0u32; start[n] as usize];
+    for (i, k) in keys.enumerate() {
+        index[fill[k] as usize] = i as u32;
+        fill[k] += 1;
+    }
+    (start, index)
+}
+
+impl StreamDecisions {
+    pub fn new(model: &IrModel, alloc: &Allocation) -> Self {
+        let n = model.ops.len();
+        let mut node_of = OpKeyMap::default();
+        node_of.reserve(n);
+        // Op names are uniqued: one identifier per name.
+        let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        let mut root_names = vec!["func.func".to_string()];
+        for (i, &op) in model.ops.iter().enumerate() {
+            node_of.insert(OpKey::of(op), i as u32);
+            let name = op.name();
+            if seen.insert(name.to_raw().ptr as usize) {
+                if let Ok(text) = name.as_string_ref().as_str() {
+                    if text != "func.func" {
+                        root_names.push(text.to_string());
+                    }
+                }
             }
         }
-        set_attrs(&rw, op, &entries);
+        let (active_start, active_index) =
+            group(n, alloc.activation.planned.iter().map(|p| p.switch));
+        let (sync_start, sync_index) = group(n, alloc.planned.iter().map(|p| p.anchor));
+        StreamDecisions {
+            node_of,
+            attached: model.attached_lists.iter().copied().collect(),
+            active_start,
+            active_index,
+            sync_start,
+            sync_index,
+            root: OpKey::of(model.funcs[0]),
+            root_names,
+        }
     }
-    // GE's SetAttachedStreamIds: each element of `_attached_stream_info_list` that got a
-    // stream records it (the physical id after the split) and is marked valid.
-    for &(n, start) in &model.attached_lists {
+
+    fn range(start: &[u32], index: &[u32], n: usize) -> Vec<usize> {
+        index[start[n] as usize..start[n + 1] as usize]
+            .iter()
+            .map(|&i| i as usize)
+            .collect()
+    }
+}
+
+/// Adds the patterns that apply the allocation behind `writer` (its edits keyed by
+/// `decisions`) to `set`, for MLIR's walk driver.
+pub fn populate_stream_alloc_patterns<'c, 'p, 'a, S>(
+    set: &mut PatternSet<'c, 'p>,
+    decisions: StreamDecisions,
+    writer: Rc<RefCell<Writer<'c, 'a, S>>>,
+) where
+    S: WriteSource<'c, 'a> + 'p,
+    'a: 'p,
+{
+    let decisions = Rc::new(decisions);
+    for name in &decisions.root_names {
+        let (decisions, writer) = (decisions.clone(), writer.clone());
+        set.push(OpPattern::new(name, 1, move |op, rw| {
+            writer.borrow_mut().at_op(&decisions, op, rw)
+        }));
+    }
+}
+
+/// The write-back: what is decided once (attribute values, templates) and what the edits
+/// learn as they go (the last Send of a node, the Recv tokens of a node).
+pub struct Writer<'c, 'a, S> {
+    /// The model and the allocation (borrowed by the pass, owned by a host's patterns).
+    source: S,
+    state: WriteState<'c, 'a>,
+}
+
+/// Where a [`Writer`] reads the decisions.
+pub trait WriteSource<'c, 'a> {
+    fn model(&self) -> &IrModel<'c, 'a>;
+    fn alloc(&self) -> &Allocation;
+}
+
+impl<'c, 'a> WriteSource<'c, 'a> for (&IrModel<'c, 'a>, &Allocation) {
+    fn model(&self) -> &IrModel<'c, 'a> {
+        self.0
+    }
+    fn alloc(&self) -> &Allocation {
+        self.1
+    }
+}
+
+impl<'c, 'a> WriteSource<'c, 'a> for (IrModel<'c, 'a>, Allocation) {
+    fn model(&self) -> &IrModel<'c, 'a> {
+        &self.0
+    }
+    fn alloc(&self) -> &Allocation {
+        &self.1
+    }
+}
+
+impl<'c, 'a, S: WriteSource<'c, 'a>> Writer<'c, 'a, S> {
+    pub fn new(source: S, explain: bool) -> Result<Self, ApplyError<'c>> {
+        let state = WriteState::new(source.model(), source.alloc(), explain)?;
+        Ok(Writer { source, state })
+    }
+
+    /// The phases one after the other over the whole graph (`GE_MLIR_REPLAY=loop`).
+    fn apply_in_phases(mut self, rw: &Rewriter<'c, '_>) -> Result<Applied, ApplyError<'c>> {
+        let (model, alloc) = (self.source.model(), self.source.alloc());
+        self.state.apply_in_phases(model, alloc, rw)
+    }
+
+    /// The edits at `op` (a pattern callback).
+    fn at_op(
+        &mut self,
+        decisions: &StreamDecisions,
+        op: OperationRef<'c, '_>,
+        rw: &Rewriter<'c, '_>,
+    ) -> bool {
+        let (model, alloc) = (self.source.model(), self.source.alloc());
+        self.state.at_op(model, alloc, decisions, op, rw)
+    }
+
+    /// After a walk: what was created, or the first error (also when an edit never ran).
+    fn outcome(&self, module: OperationRef<'c, '_>) -> Result<Applied, ApplyError<'c>> {
+        let (model, alloc) = (self.source.model(), self.source.alloc());
+        self.state.outcome(model, alloc, module)
+    }
+
+    /// The writer for a host's pattern set: no pass reads its outcome, so its first error
+    /// is reported as an MLIR error where it happens.
+    pub fn reporting(mut self) -> Self {
+        self.state.report_errors = true;
+        self
+    }
+}
+
+/// What the write-back decided once and learns as it goes.
+struct WriteState<'c, 'a> {
+    explain: bool,
+    context: ContextRef<'c>,
+    ctrl_ty: Type<'c>,
+    /// `ids[v + 1]`: the attribute of stream id `v` (ids repeat on every op).
+    ids: Vec<Attribute<'c>>,
+    reasons: Vec<Attribute<'c>>,
+    names: AttrNames<'c>,
+    /// Send, Recv, SendNotify, RecvNotify.
+    templates: [OpTemplate<'c>; 4],
+    sync_ids: Vec<Option<Attribute<'c>>>,
+    last_after: FastMap<NodeId, OperationRef<'c, 'a>>,
+    last_send: FastMap<NodeId, OperationRef<'c, 'a>>,
+    /// The first Send placed before a NetOutput: its Recvs go before that (wait, then signal).
+    first_send: FastMap<NodeId, OperationRef<'c, 'a>>,
+    recv_tokens: Vec<(NodeId, Vec<Value<'c, 'a>>)>,
+    recv_slot: FastMap<NodeId, usize>,
+    /// One reason per (rule, kind, side): a handful of strings for any number of syncs.
+    sync_reasons: Vec<((EventOrigin, SyncKind, bool), Attribute<'c>)>,
+    entries: Vec<(Identifier<'c>, Attribute<'c>)>,
+    applied: Applied,
+    /// Nodes, StreamActives and syncs written, for the check after a walk.
+    done: (usize, usize, usize),
+    error: Option<ApplyError<'c>>,
+    /// Emit the first error as an MLIR error when it happens ([`Writer::reporting`]).
+    report_errors: bool,
+}
+
+impl<'c, 'a> WriteState<'c, 'a> {
+    fn new(
+        model: &IrModel<'c, 'a>,
+        alloc: &Allocation,
+        explain: bool,
+    ) -> Result<Self, ApplyError<'c>> {
+        let root = model.funcs[0];
+        let context = root.context();
+        let ctrl_ty = ctrl_type(context).map_err(|e| ApplyError {
+            location: root.location(),
+            message: format!("stream-alloc: {e}"),
+        })?;
+        // Stream ids repeat on every op: build each id attribute once.
+        let top = alloc.stream_num.max(alloc.logical.stream_num).max(0);
+        let ids: Vec<Attribute> = (-1..=top).map(|v| i64_attr_value(context, v)).collect();
+        let reasons: Vec<Attribute> = alloc
+            .logical
+            .decisions
+            .iter()
+            .map(|d| str_attr_value(context, &format!("{}: {}", d.rule.as_str(), d.detail)))
+            .collect();
+        // One template per sync kind resolves the op and its attribute names once.
+        let names = |id_attr: &'static str| {
+            let mut v = vec![NAME_ATTR, id_attr, attr::STREAM_ID, attr::LOGIC_STREAM_ID];
+            if explain {
+                v.push(attr::REASON);
+            }
+            v
+        };
+        let template = |ty: &str, id_attr: &'static str| {
+            OpTemplate::new(context, ty, &names(id_attr), ctrl_ty).map_err(at(root))
+        };
+        let templates = [
+            template("Send", attr::EVENT_ID)?,
+            template("Recv", attr::EVENT_ID)?,
+            template("SendNotify", attr::NOTIFY_ID)?,
+            template("RecvNotify", attr::NOTIFY_ID)?,
+        ];
+        Ok(WriteState {
+            explain,
+            context,
+            ctrl_ty,
+            ids,
+            reasons,
+            names: AttrNames::new(context),
+            templates,
+            sync_ids: Vec::new(),
+            last_after: FastMap::default(),
+            last_send: FastMap::default(),
+            first_send: FastMap::default(),
+            recv_tokens: Vec::new(),
+            recv_slot: FastMap::default(),
+            sync_reasons: Vec::new(),
+            entries: Vec::with_capacity(8),
+            applied: Applied::default(),
+            done: (0, 0, 0),
+            error: None,
+            report_errors: false,
+        })
+    }
+
+    fn int(&self, v: i64) -> Attribute<'c> {
+        match usize::try_from(v + 1).ok().and_then(|i| self.ids.get(i)) {
+            Some(&a) => a,
+            None => i64_attr_value(self.context, v),
+        }
+    }
+
+    fn logical_of(alloc: &Allocation, s: StreamId) -> StreamId {
+        alloc
+            .split
+            .physical_to_logical
+            .get(&s)
+            .copied()
+            .unwrap_or(s)
+    }
+
+    /// The phases one after the other over the whole graph (`GE_MLIR_REPLAY=loop`).
+    fn apply_in_phases(
+        &mut self,
+        model: &IrModel<'c, 'a>,
+        alloc: &Allocation,
+        rw: &Rewriter<'c, '_>,
+    ) -> Result<Applied, ApplyError<'c>> {
+        // 1. Stream attributes on every node.
+        for n in 0..model.ops.len() {
+            prefetch_ahead(&model.ops, n);
+            self.node_attrs(model, alloc, rw, n);
+        }
+        for &(n, start) in &model.attached_lists {
+            self.attached_list(model, alloc, rw, n, start);
+        }
+        // 2. StreamActive ops after their StreamSwitch.
+        for i in 0..alloc.activation.planned.len() {
+            self.stream_active(model, alloc, rw, i)?;
+        }
+        // 3. Send / Recv ops, in GE's order.
+        for k in 0..alloc.planned.len() {
+            self.sync(model, alloc, rw, k)?;
+        }
+        for slot in 0..self.recv_tokens.len() {
+            self.take_recv_tokens(model, rw, slot)?;
+        }
+        // 4. Model totals on the root function.
+        self.totals(model, alloc, rw);
+        Ok(self.applied)
+    }
+
+    /// The edits at `op` (a pattern callback): its node's phases in order, or the totals on
+    /// the root function.
+    fn at_op(
+        &mut self,
+        model: &IrModel<'c, 'a>,
+        alloc: &Allocation,
+        decisions: &StreamDecisions,
+        op: OperationRef<'c, '_>,
+        rw: &Rewriter<'c, '_>,
+    ) -> bool {
+        if self.error.is_some() {
+            return false;
+        }
+        let key = OpKey::of(op);
+        if key == decisions.root {
+            self.totals(model, alloc, rw);
+            return true;
+        }
+        let Some(&n) = decisions.node_of.get(&key) else {
+            return false;
+        };
+        let n = n as usize;
+        let result: Result<(), ApplyError<'c>> = (|| {
+            self.node_attrs(model, alloc, rw, n);
+            self.done.0 += 1;
+            if let Some(&start) = decisions.attached.get(&n) {
+                self.attached_list(model, alloc, rw, n, start);
+            }
+            for i in StreamDecisions::range(&decisions.active_start, &decisions.active_index, n) {
+                self.stream_active(model, alloc, rw, i)?;
+                self.done.1 += 1;
+            }
+            for k in StreamDecisions::range(&decisions.sync_start, &decisions.sync_index, n) {
+                self.sync(model, alloc, rw, k)?;
+                self.done.2 += 1;
+            }
+            if let Some(&slot) = self.recv_slot.get(&n) {
+                self.take_recv_tokens(model, rw, slot)?;
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            if self.report_errors {
+                crate::ir::external_pass::emit_error(e.location, &e.message);
+            }
+            self.error = Some(e);
+        }
+        true
+    }
+
+    /// After a walk: what was created, or the first error (also when an edit never ran).
+    fn outcome(
+        &self,
+        model: &IrModel<'c, 'a>,
+        alloc: &Allocation,
+        module: OperationRef<'c, '_>,
+    ) -> Result<Applied, ApplyError<'c>> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        let wanted = (
+            model.ops.len(),
+            alloc.activation.planned.len(),
+            alloc.planned.len(),
+        );
+        if self.done != wanted {
+            return Err(ApplyError {
+                location: module.location(),
+                message: format!(
+                    "stream-alloc: internal error: the walk wrote {:?} of {:?} (nodes, \
+                     StreamActives, syncs)",
+                    self.done, wanted
+                ),
+            });
+        }
+        Ok(self.applied)
+    }
+
+    /// Phase 1 at node `n`: its stream attributes in one dictionary update.
+    fn node_attrs(
+        &mut self,
+        model: &IrModel<'c, 'a>,
+        alloc: &Allocation,
+        rw: &Rewriter<'c, '_>,
+        n: NodeId,
+    ) {
+        if model.net_output[n] {
+            return;
+        }
+        let mut entries = std::mem::take(&mut self.entries);
+        entries.clear();
+        entries.push((self.names.stream_id, self.int(alloc.stream[n])));
+        entries.push((
+            self.names.logic_stream_id,
+            self.int(alloc.logical.stream[n]),
+        ));
+        if self.explain {
+            let reason = self.reasons[alloc.logical.decision_of[n] as usize];
+            entries.push((self.names.reason, reason));
+        }
+        if !alloc.attached[n].is_empty() {
+            let physical = int_list_attr(self.context, &alloc.attached[n]);
+            entries.push((self.names.attached_stream_ids, physical));
+            let logical = int_list_attr(self.context, &alloc.logical.attached[n]);
+            entries.push((self.names.logic_attached_stream_ids, logical));
+        }
+        if let Some(list) = alloc.activation.active_streams.get(&n) {
+            entries.push((
+                self.names.active_stream_list,
+                int_list_attr(self.context, list),
+            ));
+        }
+        if let Some(labels) = alloc.activation.active_labels.get(&n) {
+            if *labels != model.graph.node(n).attrs().active_label_list {
+                let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+                entries.push((
+                    self.names.active_label_list,
+                    str_list_attr(self.context, &labels),
+                ));
+            }
+        }
+        set_attrs(rw, model.ops[n], &entries);
+        self.entries = entries;
+    }
+
+    /// GE's SetAttachedStreamIds at node `n`: each element of `_attached_stream_info_list`
+    /// that got a stream records it (the physical id after the split) and is marked valid.
+    fn attached_list(
+        &self,
+        model: &IrModel<'c, 'a>,
+        alloc: &Allocation,
+        rw: &Rewriter<'c, '_>,
+        n: NodeId,
+        start: usize,
+    ) {
         let op = model.ops[n];
-        let reqs = &sg.node(n).attrs().attached;
+        let reqs = &model.graph.node(n).attrs().attached;
         let Some(list) = op
             .attribute(ATTACHED_STREAM_INFO_LIST)
             .ok()
             .and_then(|a| ArrayAttribute::try_from(a).ok())
         else {
-            continue;
+            return;
         };
         let mut elements = Vec::with_capacity(list.len());
         for j in 0..list.len() {
@@ -194,11 +600,11 @@ pub fn apply<'c, 'a>(
             });
             let element = match stream {
                 Some(&s) => dict_with(
-                    context,
+                    self.context,
                     element,
                     &[
-                        (RESOURCE_ID, int(s)),
-                        (RESOURCE_IS_VALID, bool_attr_value(context, true)),
+                        (RESOURCE_ID, self.int(s)),
+                        (RESOURCE_IS_VALID, bool_attr_value(self.context, true)),
                     ],
                 )
                 .unwrap_or(element),
@@ -207,26 +613,24 @@ pub fn apply<'c, 'a>(
             elements.push(element);
         }
         set_attr(
-            &rw,
+            rw,
             op,
             ATTACHED_STREAM_INFO_LIST,
-            array_attr_value(context, &elements),
+            array_attr_value(self.context, &elements),
         );
     }
 
-    let logical_of = |s: StreamId| -> StreamId {
-        alloc
-            .split
-            .physical_to_logical
-            .get(&s)
-            .copied()
-            .unwrap_or(s)
-    };
-    let mut applied = Applied::default();
-
-    // 2. StreamActive ops after their StreamSwitch.
-    let mut last_after: FastMap<NodeId, OperationRef<'c, 'a>> = FastMap::default();
-    for (i, p) in alloc.activation.planned.iter().enumerate() {
+    /// Phase 2, planned StreamActive `i`: created after its switch (after the switch's
+    /// earlier StreamActives), taking over the switch's control edges it owns.
+    fn stream_active(
+        &mut self,
+        model: &IrModel<'c, 'a>,
+        alloc: &Allocation,
+        rw: &Rewriter<'c, '_>,
+        i: usize,
+    ) -> Result<(), ApplyError<'c>> {
+        let context = self.context;
+        let p = &alloc.activation.planned[i];
         let switch = model.ops[p.switch];
         let token = ctrl_result(switch).ok_or_else(|| ApplyError {
             location: switch.location(),
@@ -247,16 +651,19 @@ pub fn apply<'c, 'a>(
             .unwrap_or_else(|| vec![p.label.as_str()]);
         let mut attrs = vec![
             (NAME_ATTR, str_attr_value(context, &p.name)),
-            (attr::STREAM_ID, int(p.stream)),
-            (attr::LOGIC_STREAM_ID, int(logical_of(p.stream))),
+            (attr::STREAM_ID, self.int(p.stream)),
+            (
+                attr::LOGIC_STREAM_ID,
+                self.int(Self::logical_of(alloc, p.stream)),
+            ),
             (attr::ACTIVE_STREAM_LIST, int_list_attr(context, &streams)),
             (attr::ACTIVE_LABEL_LIST, str_list_attr(context, &labels)),
         ];
-        if explain {
+        if self.explain {
             let why = format!(
                 "stream-switch-active: activates label `{}` of `{}` on its own stream",
                 p.label,
-                sg.node(p.switch).name
+                model.graph.node(p.switch).name
             );
             attrs.push((attr::REASON, str_attr_value(context, &why)));
         }
@@ -267,12 +674,12 @@ pub fn apply<'c, 'a>(
             &[token],
             &[],
             &attrs,
-            ctrl_ty,
+            self.ctrl_ty,
         )
         .map_err(at(switch))?;
-        let after = last_after.get(&p.switch).copied().unwrap_or(switch);
+        let after = self.last_after.get(&p.switch).copied().unwrap_or(switch);
         let active = rw.insert_after(after, op);
-        last_after.insert(p.switch, active);
+        self.last_after.insert(p.switch, active);
         let new_token = ctrl_result(active).ok_or_else(|| ApplyError {
             location: switch.location(),
             message: "stream-alloc: built a StreamActive without a control result".into(),
@@ -283,67 +690,58 @@ pub fn apply<'c, 'a>(
                 .into_iter()
                 .map(|v| if v == token { new_token } else { v })
                 .collect();
-            set_operands(&rw, target, &data_operands(target), &ctrl).map_err(at(target))?;
+            set_operands(rw, target, &data_operands(target), &ctrl).map_err(at(target))?;
         }
-        applied.stream_active_ops += 1;
+        self.applied.stream_active_ops += 1;
+        Ok(())
     }
 
-    // 3. Send / Recv ops, in GE's order. One template per kind resolves the op and its
-    // attribute names once; event ids repeat (a Send and its Recv), so they are cached.
-    let names = |id_attr: &'static str| {
-        let mut v = vec![NAME_ATTR, id_attr, attr::STREAM_ID, attr::LOGIC_STREAM_ID];
-        if explain {
-            v.push(attr::REASON);
-        }
-        v
-    };
-    let template = |ty: &str, id_attr: &'static str| {
-        OpTemplate::new(context, ty, &names(id_attr), ctrl_ty).map_err(at(root))
-    };
-    let templates = [
-        template("Send", attr::EVENT_ID)?,
-        template("Recv", attr::EVENT_ID)?,
-        template("SendNotify", attr::NOTIFY_ID)?,
-        template("RecvNotify", attr::NOTIFY_ID)?,
-    ];
-    let mut sync_ids: Vec<Option<Attribute>> = Vec::new();
-    let mut last_send: FastMap<NodeId, OperationRef<'c, 'a>> = FastMap::default();
-    // The first Send placed before a NetOutput: its Recvs go before that (wait, then signal).
-    let mut first_send: FastMap<NodeId, OperationRef<'c, 'a>> = FastMap::default();
-    let mut recv_tokens: Vec<(NodeId, Vec<Value<'c, 'a>>)> = Vec::new();
-    let mut recv_slot: FastMap<NodeId, usize> = FastMap::default();
-    let mut values: Vec<Attribute> = Vec::with_capacity(5);
-    // One reason per (rule, kind, side): a handful of strings for any number of syncs.
-    let mut sync_reasons: Vec<((EventOrigin, SyncKind, bool), Attribute)> = Vec::new();
-    for p in &alloc.planned {
+    /// Phase 3, planned sync `k`: a Send after its node (after the node's earlier Sends), a
+    /// Recv before it, whose token the node takes at [`Self::take_recv_tokens`].
+    fn sync(
+        &mut self,
+        model: &IrModel<'c, 'a>,
+        alloc: &Allocation,
+        rw: &Rewriter<'c, '_>,
+        k: usize,
+    ) -> Result<(), ApplyError<'c>> {
+        let context = self.context;
+        let p = &alloc.planned[k];
         let anchor = model.ops[p.anchor];
         let rec = &alloc.syncs.recs[p.sync];
         let id = p.id as usize;
-        if sync_ids.len() <= id {
-            sync_ids.resize(id + 1, None);
+        if self.sync_ids.len() <= id {
+            self.sync_ids.resize(id + 1, None);
         }
-        let id_attr = *sync_ids[id].get_or_insert_with(|| int(i64::from(p.id)));
-        values.clear();
+        let id_attr = match self.sync_ids[id] {
+            Some(a) => a,
+            None => {
+                let a = self.int(i64::from(p.id));
+                self.sync_ids[id] = Some(a);
+                a
+            }
+        };
+        let mut values = Vec::with_capacity(5);
         values.extend([
             str_attr_value(context, &p.name),
             id_attr,
-            int(p.stream),
-            int(logical_of(p.stream)),
+            self.int(p.stream),
+            self.int(Self::logical_of(alloc, p.stream)),
         ]);
         let sending = p.ty.starts_with("Send");
-        if explain {
+        if self.explain {
             let key = (rec.origin, rec.kind, sending);
-            let reason = match sync_reasons.iter().find(|(k, _)| *k == key) {
+            let reason = match self.sync_reasons.iter().find(|(k, _)| *k == key) {
                 Some(&(_, reason)) => reason,
                 None => {
                     let reason = str_attr_value(context, &sync_reason(key.0, key.1, sending));
-                    sync_reasons.push((key, reason));
+                    self.sync_reasons.push((key, reason));
                     reason
                 }
             };
             values.push(reason);
         }
-        let template = &templates[match p.ty {
+        let template = &self.templates[match p.ty {
             "Send" => 0,
             "Recv" => 1,
             "SendNotify" => 2,
@@ -355,7 +753,7 @@ pub fn apply<'c, 'a>(
             // right before it, in order, ordered by position only.
             let op = template.build(location, &[], &values).map_err(at(anchor))?;
             let send = rw.insert_before(anchor, op);
-            first_send.entry(p.anchor).or_insert(send);
+            self.first_send.entry(p.anchor).or_insert(send);
         } else if sending {
             let token = ctrl_result(anchor).ok_or_else(|| ApplyError {
                 location,
@@ -363,66 +761,95 @@ pub fn apply<'c, 'a>(
                     "stream-alloc: `{}` cannot be placed after `{}`, which has no control \
                      result",
                     p.name,
-                    sg.node(p.anchor).name
+                    model.graph.node(p.anchor).name
                 ),
             })?;
             let op = template
                 .build(location, &[token], &values)
                 .map_err(at(anchor))?;
-            let after = last_send.get(&p.anchor).copied().unwrap_or(anchor);
+            let after = self.last_send.get(&p.anchor).copied().unwrap_or(anchor);
             let send = rw.insert_after(after, op);
-            last_send.insert(p.anchor, send);
+            self.last_send.insert(p.anchor, send);
         } else {
             let op = template.build(location, &[], &values).map_err(at(anchor))?;
-            let before = first_send.get(&p.anchor).copied().unwrap_or(anchor);
+            let before = self.first_send.get(&p.anchor).copied().unwrap_or(anchor);
             let recv = rw.insert_before(before, op);
             if !model.net_output[p.anchor] {
                 let token = ctrl_result(recv).ok_or_else(|| ApplyError {
                     location,
                     message: "stream-alloc: built a Recv without a control result".into(),
                 })?;
-                let slot = *recv_slot.entry(p.anchor).or_insert_with(|| {
-                    recv_tokens.push((p.anchor, Vec::new()));
-                    recv_tokens.len() - 1
-                });
-                recv_tokens[slot].1.push(token);
+                let slot = match self.recv_slot.get(&p.anchor) {
+                    Some(&slot) => slot,
+                    None => {
+                        self.recv_tokens.push((p.anchor, Vec::new()));
+                        self.recv_slot.insert(p.anchor, self.recv_tokens.len() - 1);
+                        self.recv_tokens.len() - 1
+                    }
+                };
+                self.recv_tokens[slot].1.push(token);
             }
         }
-        applied.sync_ops += 1;
+        self.applied.sync_ops += 1;
+        Ok(())
     }
-    for (n, tokens) in recv_tokens {
+
+    /// The node of Recv slot `slot` takes its Recvs' tokens (after its own control operands).
+    fn take_recv_tokens(
+        &mut self,
+        model: &IrModel<'c, 'a>,
+        rw: &Rewriter<'c, '_>,
+        slot: usize,
+    ) -> Result<(), ApplyError<'c>> {
+        let (n, tokens) = std::mem::take(&mut self.recv_tokens[slot]);
         let op = model.ops[n];
         let mut ctrl = ctrl_operands(op);
         ctrl.extend(tokens);
-        set_operands(&rw, op, &data_operands(op), &ctrl).map_err(at(op))?;
+        set_operands(rw, op, &data_operands(op), &ctrl).map_err(at(op))
     }
 
-    // 4. Model totals on the root function.
-    set_attr(&rw, root, attr::STREAM_NUM, int(alloc.stream_num));
-    set_attr(&rw, root, attr::EVENT_NUM, int(i64::from(alloc.event_num)));
-    set_attr(
-        &rw,
-        root,
-        attr::NOTIFY_NUM,
-        int(i64::from(alloc.notify_num)),
-    );
-    let physical: Vec<i64> = (0..alloc.stream_num)
-        .map(|p| {
-            alloc
-                .split
-                .physical_to_logical
-                .get(&p)
-                .copied()
-                .unwrap_or(-1)
-        })
-        .collect();
-    set_attr(
-        &rw,
-        root,
-        attr::PHYSICAL_TO_LOGICAL,
-        int_list_attr(context, &physical),
-    );
-    Ok(applied)
+    /// Phase 4: the model totals on the root function.
+    fn totals(&self, model: &IrModel<'c, 'a>, alloc: &Allocation, rw: &Rewriter<'c, '_>) {
+        let root = model.funcs[0];
+        set_attr(rw, root, attr::STREAM_NUM, self.int(alloc.stream_num));
+        set_attr(
+            rw,
+            root,
+            attr::EVENT_NUM,
+            self.int(i64::from(alloc.event_num)),
+        );
+        set_attr(
+            rw,
+            root,
+            attr::NOTIFY_NUM,
+            self.int(i64::from(alloc.notify_num)),
+        );
+        let physical: Vec<i64> = (0..alloc.stream_num)
+            .map(|p| {
+                alloc
+                    .split
+                    .physical_to_logical
+                    .get(&p)
+                    .copied()
+                    .unwrap_or(-1)
+            })
+            .collect();
+        set_attr(
+            rw,
+            root,
+            attr::PHYSICAL_TO_LOGICAL,
+            int_list_attr(self.context, &physical),
+        );
+    }
+}
+
+/// The error mapper for IR failures at `op`.
+fn at<'c>(op: OperationRef<'c, '_>) -> impl Fn(IrError) -> ApplyError<'c> {
+    let location = op.location();
+    move |e: IrError| ApplyError {
+        location,
+        message: format!("stream-alloc: cannot rewrite the IR: {e}"),
+    }
 }
 
 /// The `ascend.stream_reason` of a Send (`sending`) or Recv: the rule that made the sync and

@@ -442,18 +442,8 @@ impl RustPass for StreamAlloc {
             }
             return Ok(());
         }
-        let mut opts = self.config.opts.clone();
-        opts.dynamic_shape = match self.config.dynamic {
-            Dynamic::Auto => model.dynamic_shape,
-            Dynamic::Yes => true,
-            Dynamic::No => false,
-        };
-        let alloc = allocate(&model.graph, &EngineTable::ge_default(), &opts).map_err(|e| {
-            fail(
-                model.location_of(e.node.as_deref()),
-                &format!("stream-alloc: {e}"),
-            )
-        })?;
+        let (alloc, opts) =
+            decide(&self.config, &model).map_err(|e| fail(e.location, &e.message))?;
         if self.config.verify {
             self.verify(&model, &alloc)?;
         }
@@ -476,6 +466,95 @@ impl RustPass for StreamAlloc {
         std::thread::spawn(move || drop((view, alloc)));
         Ok(())
     }
+}
+
+/// The allocation of `model` under `config` (the analysis, apart from the rewrite), with
+/// the options it ran with.
+fn decide<'c>(
+    config: &Config,
+    model: &IrModel<'c, '_>,
+) -> Result<(Allocation, StreamOptions), crate::ir::LocatedError<'c>> {
+    let mut opts = config.opts.clone();
+    opts.dynamic_shape = match config.dynamic {
+        Dynamic::Auto => model.dynamic_shape,
+        Dynamic::Yes => true,
+        Dynamic::No => false,
+    };
+    let alloc = allocate(&model.graph, &EngineTable::ge_default(), &opts).map_err(|e| {
+        crate::ir::LocatedError {
+            location: model.location_of(e.node.as_deref()),
+            message: format!("stream-alloc: {e}"),
+        }
+    })?;
+    Ok((alloc, opts))
+}
+
+/// The pass's analysis on a module, owned, for a toolchain that applies it with its own
+/// pattern set and walk driver: the frozen view and the allocation.
+pub struct StreamAllocDecisions<'c, 'a> {
+    model: IrModel<'c, 'a>,
+    alloc: Allocation,
+    explain: bool,
+}
+
+/// Runs the pass's analysis on `module` with `options` (pipeline syntax, as for
+/// `--pass-pipeline`: `max-task-normal=64`). Nothing is changed yet. A module that is
+/// already (even partly) allocated is an error here: there is nothing to apply.
+/// `summary`, `dot` and `verify` belong to the pass run, not to the analysis.
+pub fn analyse<'c, 'a>(
+    module: melior::ir::OperationRef<'c, 'a>,
+    options: &str,
+) -> Result<StreamAllocDecisions<'c, 'a>, crate::ir::LocatedError<'c>> {
+    let at = |message: String| crate::ir::LocatedError::at(module, message);
+    let info =
+        crate::pipeline::lookup("stream-alloc").ok_or_else(|| at("no stream-alloc".into()))?;
+    let assignments = crate::pipeline::options::parse_assignments(options).map_err(at)?;
+    let config = PassOptions::resolve(info, &assignments)
+        .and_then(|o| config(&o))
+        .map_err(at)?;
+    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
+        return Err(at("stream-alloc: the module has no body".into()));
+    };
+    let model = model_from_ir::build(body, module.location(), &config.root).map_err(|e| {
+        crate::ir::LocatedError {
+            location: e.location,
+            message: format!("stream-alloc: {}", e.message),
+        }
+    })?;
+    if let Some(op) = model.allocated {
+        return Err(crate::ir::LocatedError::at(
+            op,
+            format!(
+                "stream-alloc: the module is already stream-allocated (`{}` has a stream or is \
+                 a sync op)",
+                crate::ir::ops::display_name(op)
+            ),
+        ));
+    }
+    let (alloc, _) = decide(&config, &model)?;
+    Ok(StreamAllocDecisions {
+        model,
+        alloc,
+        explain: config.explain,
+    })
+}
+
+/// Adds the patterns that apply `decisions` ([`analyse`]) to `set`, for MLIR's walk
+/// driver (program order): stream attributes, StreamActive and Send/Recv ops, each rooted
+/// at the op it changes. The pass itself is the analysis + these patterns
+/// ([`super::apply::apply`]). An error while they run is reported at the op it is about.
+pub fn populate_stream_alloc_patterns<'c, 'p>(
+    set: &mut crate::ir::PatternSet<'c, 'p>,
+    decisions: StreamAllocDecisions<'c, 'p>,
+) -> Result<(), crate::ir::LocatedError<'c>> {
+    let table = super::apply::StreamDecisions::new(&decisions.model, &decisions.alloc);
+    let writer = super::apply::Writer::new((decisions.model, decisions.alloc), decisions.explain)?;
+    super::apply::populate_stream_alloc_patterns(
+        set,
+        table,
+        std::rc::Rc::new(std::cell::RefCell::new(writer.reporting())),
+    );
+    Ok(())
 }
 
 impl StreamAlloc {

@@ -9,7 +9,8 @@ use ge_mlir::dialect::context::{IRDL_SOURCE, TASK_IRDL_SOURCE};
 use ge_mlir::pipeline::PASSES;
 use melior::{ir::Module, utility::load_irdl_dialects, Context, ContextRef};
 use mlir_sys::{
-    MlirContext, MlirLogicalResult, MlirModule, MlirPass, MlirStringCallback, MlirStringRef,
+    MlirContext, MlirLogicalResult, MlirModule, MlirOperation, MlirPass, MlirRewritePatternSet,
+    MlirStringCallback, MlirStringRef,
 };
 use std::ffi::c_void;
 
@@ -221,6 +222,93 @@ create_functions! {
     geMlirCreateVerifyTasksPass => "verify-tasks",
 }
 
+/// Runs pass `flag`'s analysis on `module` and adds its patterns to the host's `set`;
+/// errors become MLIR errors at their location.
+///
+/// # Safety
+/// `context` is live, `module` a live `builtin.module` of it that outlives every apply of
+/// `set`, `set` a live unfrozen pattern set of `context`.
+unsafe fn populate(
+    flag: &str,
+    options: &str,
+    context: MlirContext,
+    module: MlirOperation,
+    set: MlirRewritePatternSet,
+) -> MlirLogicalResult {
+    // SAFETY: guaranteed by the caller; the patterns hold the module's ops for as long as
+    // the host keeps the set, which the contract bounds by the module's life.
+    let (module, mut set) = unsafe {
+        (
+            melior::ir::OperationRef::<'static, 'static>::from_raw(module),
+            ge_mlir::ir::PatternSet::<'static, 'static>::borrow_raw(set, context),
+        )
+    };
+    match ge_mlir::transforms::populate_patterns(flag, options, module, &mut set) {
+        Ok(()) => success(true),
+        Err(e) => {
+            ge_mlir::ir::external_pass::emit_error(e.location, &e.message);
+            success(false)
+        }
+    }
+}
+
+/// Runs pass `name`'s analysis (with `options` in pipeline syntax) on `module` and adds the
+/// rewrite patterns that apply its decisions to `set`, for `mlirWalkAndApplyPatterns`.
+///
+/// # Safety
+/// See `GeMlir.h`.
+#[no_mangle]
+pub unsafe extern "C" fn geMlirPopulatePatterns(
+    context: MlirContext,
+    name: MlirStringRef,
+    options: MlirStringRef,
+    module: MlirOperation,
+    set: MlirRewritePatternSet,
+) -> MlirLogicalResult {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        let (name, options) = (read_string(name), read_string(options));
+        populate(&name, &options, context, module, set)
+    }
+}
+
+/// One `geMlirPopulate<Name>Patterns(context, module, set)` per pass with patterns, with
+/// default options.
+macro_rules! populate_functions {
+    ($($function:ident => $flag:literal,)*) => {
+        $(
+            #[doc = concat!("Runs `", $flag, "`'s analysis on `module` and adds its patterns to `set`.")]
+            ///
+            /// # Safety
+            /// See `GeMlir.h`.
+            #[no_mangle]
+            pub unsafe extern "C" fn $function(
+                context: MlirContext,
+                module: MlirOperation,
+                set: MlirRewritePatternSet,
+            ) -> MlirLogicalResult {
+                // SAFETY: guaranteed by the caller.
+                unsafe { populate($flag, "", context, module, set) }
+            }
+        )*
+        /// (C function name, pass flag) of every per-pass populate function.
+        pub const POPULATE_FUNCTIONS: &[(&str, &str)] = &[$((stringify!($function), $flag),)*];
+    };
+}
+
+populate_functions! {
+    geMlirPopulateAtomicAddrCleanPatterns => "atomic-addr-clean",
+    geMlirPopulateHcclContinuousMemcpyPatterns => "hccl-continuous-memcpy",
+    geMlirPopulateHcclMemcpyPatterns => "hccl-memcpy",
+    geMlirPopulateInplaceSupportCheckPatterns => "inplace-support-check",
+    geMlirPopulateMarkSameAddrPatterns => "mark-same-addr",
+    geMlirPopulateMemLayoutConflictPatterns => "mem-layout-conflict",
+    geMlirPopulateMemRwConflictPatterns => "mem-rw-conflict",
+    geMlirPopulateMemcpyAddrAsyncPatterns => "memcpy-addr-async",
+    geMlirPopulateStreamAllocPatterns => "stream-alloc",
+    geMlirPopulateSubgraphIsolatePatterns => "subgraph-isolate",
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +338,25 @@ mod tests {
             CREATE_FUNCTIONS.len() + 1,
             "GeMlir.h declares extra passes"
         );
+    }
+
+    #[test]
+    fn every_pass_with_patterns_has_a_populate_function_in_the_header() {
+        let flags: Vec<_> = POPULATE_FUNCTIONS.iter().map(|(_, flag)| *flag).collect();
+        assert_eq!(flags, ge_mlir::transforms::PATTERN_PASSES);
+        for (function, flag) in POPULATE_FUNCTIONS {
+            let info = ge_mlir::pipeline::lookup(flag).unwrap();
+            assert_eq!(
+                *function,
+                format!("geMlirPopulate{}Patterns", info.display_name())
+            );
+            assert!(
+                HEADER.contains(&format!(
+                    "MlirLogicalResult {function}(MlirContext context, MlirOperation module,"
+                )),
+                "GeMlir.h does not declare {function}"
+            );
+        }
     }
 
     #[test]

@@ -169,12 +169,21 @@ public:
       getOperation()->emitError() << "pass '" << desc->argument << "' has no resolved options";
       return signalPassFailure();
     }
-    mlir::OpPassManager pipeline(mlir::OpPassManager::Nesting::Implicit);
-    if (!geMlirPluginAddPasses(handle, wrap(&pipeline), appendTo, &error)) {
-      getOperation()->emitError() << error;
+    // The Rust pass runs in a pass manager of its own (only a pass manager can run an
+    // external pass), not as a dynamic pipeline of this pass: a dynamic pipeline inherits
+    // the host's instrumentation, so `--mlir-print-ir-after-all` printed the IR after the
+    // Rust pass and again after this one. The host verifies after this pass, so the inner
+    // manager does not.
+    mlir::Operation *op = getOperation();
+    mlir::PassManager inner(op->getContext(), op->getName().getStringRef(),
+                            mlir::OpPassManager::Nesting::Implicit);
+    inner.enableVerifier(false);
+    if (!geMlirPluginAddPasses(handle, wrap(static_cast<mlir::OpPassManager *>(&inner)),
+                               appendTo, &error)) {
+      op->emitError() << error;
       return signalPassFailure();
     }
-    if (mlir::failed(runPipeline(pipeline, getOperation())))
+    if (mlir::failed(inner.run(op)))
       signalPassFailure();
   }
 

@@ -17,6 +17,7 @@
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
+#include "mlir-c/Rewrite.h"
 #include "mlir-c/Support.h"
 
 #ifdef __cplusplus
@@ -102,6 +103,52 @@ MLIR_CAPI_EXPORTED MlirPass geMlirCreateSubgraphIsolatePass(void);
 MLIR_CAPI_EXPORTED MlirPass geMlirCreateVerifyMemPlanPass(void);
 /// `verify-tasks` with its default options.
 MLIR_CAPI_EXPORTED MlirPass geMlirCreateVerifyTasksPass(void);
+
+/* The passes as rewrite patterns. Each runs its pass's analysis on `module` (a
+ * builtin.module of `context`, unchanged by the call) and adds to `set` (from
+ * mlirRewritePatternSetCreate) the patterns that apply the decisions, each rooted at an op
+ * it changes. Apply them with the walk driver (mlirWalkAndApplyPatterns on the module,
+ * after mlirFreezeRewritePattern): it visits ops in program order, as the steps need; the
+ * greedy driver would reorder them. The patterns hold the module's ops: apply them to that
+ * module, unchanged since the call, once. Errors (of the analysis, or while the patterns
+ * run) are MLIR errors at their location; a failed call adds nothing. */
+
+/// The patterns of pass `name` with `options` in pipeline syntax (as geMlirCreatePass).
+MLIR_CAPI_EXPORTED MlirLogicalResult geMlirPopulatePatterns(MlirContext context,
+                                                            MlirStringRef name,
+                                                            MlirStringRef options,
+                                                            MlirOperation module,
+                                                            MlirRewritePatternSet set);
+/// `atomic-addr-clean`'s patterns (default options).
+MLIR_CAPI_EXPORTED MlirLogicalResult geMlirPopulateAtomicAddrCleanPatterns(MlirContext context, MlirOperation module,
+                                                             MlirRewritePatternSet set);
+/// `hccl-continuous-memcpy`'s patterns (default options).
+MLIR_CAPI_EXPORTED MlirLogicalResult geMlirPopulateHcclContinuousMemcpyPatterns(MlirContext context, MlirOperation module,
+                                                             MlirRewritePatternSet set);
+/// `hccl-memcpy`'s patterns (default options).
+MLIR_CAPI_EXPORTED MlirLogicalResult geMlirPopulateHcclMemcpyPatterns(MlirContext context, MlirOperation module,
+                                                             MlirRewritePatternSet set);
+/// `inplace-support-check`'s patterns (default options).
+MLIR_CAPI_EXPORTED MlirLogicalResult geMlirPopulateInplaceSupportCheckPatterns(MlirContext context, MlirOperation module,
+                                                             MlirRewritePatternSet set);
+/// `mark-same-addr`'s patterns (default options).
+MLIR_CAPI_EXPORTED MlirLogicalResult geMlirPopulateMarkSameAddrPatterns(MlirContext context, MlirOperation module,
+                                                             MlirRewritePatternSet set);
+/// `mem-layout-conflict`'s patterns (default options).
+MLIR_CAPI_EXPORTED MlirLogicalResult geMlirPopulateMemLayoutConflictPatterns(MlirContext context, MlirOperation module,
+                                                             MlirRewritePatternSet set);
+/// `mem-rw-conflict`'s patterns (default options).
+MLIR_CAPI_EXPORTED MlirLogicalResult geMlirPopulateMemRwConflictPatterns(MlirContext context, MlirOperation module,
+                                                             MlirRewritePatternSet set);
+/// `memcpy-addr-async`'s patterns (default options).
+MLIR_CAPI_EXPORTED MlirLogicalResult geMlirPopulateMemcpyAddrAsyncPatterns(MlirContext context, MlirOperation module,
+                                                             MlirRewritePatternSet set);
+/// `stream-alloc`'s patterns (default options).
+MLIR_CAPI_EXPORTED MlirLogicalResult geMlirPopulateStreamAllocPatterns(MlirContext context, MlirOperation module,
+                                                             MlirRewritePatternSet set);
+/// `subgraph-isolate`'s patterns (default options).
+MLIR_CAPI_EXPORTED MlirLogicalResult geMlirPopulateSubgraphIsolatePatterns(MlirContext context, MlirOperation module,
+                                                             MlirRewritePatternSet set);
 
 #ifdef __cplusplus
 }
