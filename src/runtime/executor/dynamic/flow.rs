@@ -70,13 +70,11 @@ impl<'m> Cursor<'m> {
         for (s, stream) in model.streams.iter().enumerate() {
             for (i, task) in stream.tasks.iter().enumerate() {
                 match task {
-                    Task::LabelSet { label, .. } => {
-                        if labels.insert((s, *label), i).is_some() {
-                            return Err(format!(
-                                "{}: label {label} is set twice on stream {s}",
-                                at(model, (s, i))
-                            ));
-                        }
+                    Task::LabelSet { label, .. } if labels.insert((s, *label), i).is_some() => {
+                        return Err(format!(
+                            "{}: label {label} is set twice on stream {s}",
+                            at(model, (s, i))
+                        ));
                     }
                     Task::StreamSwitch { .. } => {
                         return Err(format!(
