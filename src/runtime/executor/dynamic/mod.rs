@@ -2,14 +2,18 @@
 //! its producer's stream when it is produced and freed after its last use, through GE's
 //! run-time allocators ([`crate::runtime::memory`]), instead of living at its offset of
 //! the static plan's workspace. Tasks are launched directly on their streams (GE's
-//! dynamic-shape runtime does not capture a model), in the host order of [`plan`], with
+//! dynamic-shape runtime does not capture a model), in the host order of [`flow`], with
 //! the operands' addresses resolved at launch.
 //!
 //! One rank's run: the first sync stage, then per task its allocations (with an
 //! `AccessMemCrossStream` for every other stream that uses the tensor), the launch or
 //! event step (`SendEvents` / `WaitEvents` carrying recycle state), the frees of what it
 //! used last; the last sync stage; the outputs read on the main stream; the
-//! last-resource-clean stage. The memory state persists across iterations (the pools
+//! last-resource-clean stage. Control flow (If, Case, While, PartitionedCall lowered to
+//! labels and stream activations) is followed on the host, one [`segment`] at a time:
+//! at a `LabelSwitchByIndex` the host synchronises the switch's stream, reads the index
+//! (as GE's dynamic runtime reads a condition), and plans the path taken. The memory
+//! state persists across iterations (the pools
 //! cache, as GE's do); at the end every block must have been recycled, else the run
 //! fails, and every device allocation is freed.
 //!
@@ -17,7 +21,9 @@
 //! places them.
 
 pub mod device;
+pub mod flow;
 pub mod plan;
+pub mod segment;
 
 use crate::{
     lowering::model::{Addr, Collective, Operand, Region, Task, TaskModel},
@@ -40,7 +46,8 @@ use crate::{
     },
 };
 pub use device::AclDeviceMemory;
-use plan::{DynamicPlan, Place, Step};
+use plan::{Buffer, Place, Step};
+use segment::{EventTable, Planner};
 use std::{collections::HashMap, sync::Arc};
 
 /// `--memory`: where tensors live.
@@ -97,6 +104,8 @@ pub struct DynamicMemoryReport {
     pub stale_messages: u64,
     /// Steps of allocation-failure recovery taken.
     pub recoveries: u64,
+    /// Switch indexes the host read in the last run.
+    pub decisions: u64,
 }
 
 impl std::fmt::Display for DynamicMemoryReport {
@@ -106,7 +115,7 @@ impl std::fmt::Display for DynamicMemoryReport {
             "dynamic memory (rank {}): peak device {} B (static plan workspace {} B, \
              host-order max-live {} B, blocks {} B); {} buffers, {} allocations, {} aclrtMalloc, \
              recycles birth {} / borrow {} / local {}, {} stale messages, {} logical events, \
-             {} recovery steps",
+             {} recovery steps, {} control decisions",
             self.rank,
             self.peak_device_bytes,
             self.static_memory_size,
@@ -120,7 +129,8 @@ impl std::fmt::Display for DynamicMemoryReport {
             self.local_recycles,
             self.stale_messages,
             self.logical_events,
-            self.recoveries
+            self.recoveries,
+            self.decisions
         )
     }
 }
@@ -155,19 +165,29 @@ struct DynamicRank {
     acl: Arc<Acl>,
     memory: MultiStreamMemory<AclDeviceMemory>,
     events: EventAllocator<Event>,
+    /// The logical events, the same on every run; their memory part.
+    table: EventTable,
     gert: Vec<GertEvent>,
+    /// This run's buffers (as its segments planned them) and their blocks.
+    buffers: Vec<Buffer>,
     blocks: Vec<Option<BlockId>>,
     attrs: HashMap<(usize, usize), OpAttr>,
     handles: Vec<(TensorDescHandle, DataBuffer)>,
     regions: HashMap<Region, StaticRegion>,
-    /// Where `Step::ReadOutputs` is.
-    outputs_step: usize,
+    /// The last segment's steps after `Step::ReadOutputs`, and where the outputs are.
+    after_outputs: Vec<Step>,
+    outputs: Vec<Place>,
+    /// The last run's plan: its host-order max-live bytes and control decisions.
+    plan_peak_live_bytes: u64,
+    decisions: u64,
 }
+
+/// More control decisions than this in one run is taken for a loop that never ends.
+const MAX_DECISIONS: u64 = 1 << 20;
 
 impl DynamicRank {
     fn load(
         model: &TaskModel,
-        plan: &DynamicPlan,
         acl: &Arc<Acl>,
         rank: u32,
         seed: u64,
@@ -197,35 +217,17 @@ impl DynamicRank {
                 StaticRegion::allocate(acl, size, &what)?,
             );
         }
+        let stream_num = model.streams.len();
         let mut streams = Vec::new();
-        for id in 0..plan.stream_num {
+        for id in 0..stream_num {
             streams.push(
                 acl.create_stream(0, 0)
                     .map_err(|e| e.at(|| format!("creating stream {id}")))?,
             );
         }
         let device = AclDeviceMemory::new(acl, streams, timeout_ms);
-        let memory =
-            MultiStreamMemory::new(device, plan.stream_num, ScalableConfig::for_device(None))
-                .map_err(|e| mem_error(e, || format!("model `{}`", model.name)))?;
-        let mut events = EventAllocator::default();
-        events
-            .acquire_events(plan.events.len(), || {
-                acl.create_event_ex(EVENT_SYNC)
-                    .map_err(|e| MemError::Device(e.to_string()))
-            })
-            .map_err(|e| mem_error(e, || "the event allocator".to_owned()))?;
-        let gert = plan
-            .events
-            .iter()
-            .enumerate()
-            .map(|(logic_id, e)| GertEvent {
-                logic_id,
-                src_stream: e.src,
-                dst_stream: e.dst,
-                ..GertEvent::default()
-            })
-            .collect();
+        let memory = MultiStreamMemory::new(device, stream_num, ScalableConfig::for_device(None))
+            .map_err(|e| mem_error(e, || format!("model `{}`", model.name)))?;
         let mut attrs = HashMap::new();
         for (s, stream) in model.streams.iter().enumerate() {
             for (i, task) in stream.tasks.iter().enumerate() {
@@ -238,17 +240,18 @@ impl DynamicRank {
             rank,
             acl: Arc::clone(acl),
             memory,
-            events,
-            gert,
-            blocks: vec![None; plan.buffers.len()],
+            events: EventAllocator::default(),
+            table: EventTable::default(),
+            gert: Vec::new(),
+            buffers: Vec::new(),
+            blocks: Vec::new(),
             attrs,
             handles: Vec::new(),
             regions,
-            outputs_step: plan
-                .steps
-                .iter()
-                .position(|s| *s == Step::ReadOutputs)
-                .expect("every plan reads its outputs"),
+            after_outputs: Vec::new(),
+            outputs: Vec::new(),
+            plan_peak_live_bytes: 0,
+            decisions: 0,
         };
         loaded.fill_constants(model, seed)?;
         Ok(loaded)
@@ -329,13 +332,35 @@ impl DynamicRank {
         Ok(())
     }
 
-    /// Input copies and every step before the output read.
+    /// Events for every logical event the segments named so far (the allocator only
+    /// grows, up to GE's 4096).
+    fn ensure_events(&mut self) -> Result<(), RuntimeError> {
+        let acl = Arc::clone(&self.acl);
+        self.events
+            .acquire_events(self.table.events.len(), || {
+                acl.create_event_ex(EVENT_SYNC)
+                    .map_err(|e| MemError::Device(e.to_string()))
+            })
+            .map_err(|e| mem_error(e, || "the event allocator".to_owned()))?;
+        for (logic_id, e) in self.table.events.iter().enumerate().skip(self.gert.len()) {
+            self.gert.push(GertEvent {
+                logic_id,
+                src_stream: e.src,
+                dst_stream: e.dst,
+                ..GertEvent::default()
+            });
+        }
+        Ok(())
+    }
+
+    /// Input copies and every step before the output read: segment by segment, each
+    /// switch's index read on the host between them.
     fn issue(
         &mut self,
         model: &TaskModel,
-        plan: &DynamicPlan,
         hccl: Option<(&Arc<Hccl>, &Comm)>,
         inputs: &[HostTensor],
+        timeout_ms: i32,
     ) -> Result<(), RuntimeError> {
         for (input, tensor) in model.inputs.iter().zip(inputs) {
             let addr = Addr {
@@ -347,23 +372,89 @@ impl DynamicRank {
                 .copy_to_device(dst, tensor.bytes.len() as u64, &tensor.bytes)
                 .map_err(|e| e.at(|| format!("model input {} (`{}`)", input.index, input.node)))?;
         }
-        for step in &plan.steps[..self.outputs_step] {
-            self.step(model, plan, hccl, step)?;
+        let plan_error = |e: String| {
+            RuntimeError::Model(format!("--memory=dynamic: model `{}`: {e}", model.name))
+        };
+        let mut planner = Planner::new(model).map_err(plan_error)?;
+        self.buffers.clear();
+        self.blocks.clear();
+        self.decisions = 0;
+        loop {
+            let segment = planner.next_segment(&mut self.table).map_err(plan_error)?;
+            self.ensure_events()?;
+            self.buffers.clone_from(&planner.buffers);
+            self.blocks.resize(self.buffers.len(), None);
+            if let Some(outputs) = segment.outputs {
+                let at = segment
+                    .steps
+                    .iter()
+                    .position(|s| *s == Step::ReadOutputs)
+                    .expect("the last segment reads the outputs");
+                let mut steps = segment.steps;
+                self.after_outputs = steps.split_off(at + 1);
+                for step in &steps {
+                    self.step(model, hccl, step)?;
+                }
+                self.outputs = outputs;
+                self.plan_peak_live_bytes = planner.peak_live_bytes();
+                return Ok(());
+            }
+            for step in &segment.steps {
+                self.step(model, hccl, step)?;
+            }
+            for (task, place) in segment.switches {
+                self.decisions += 1;
+                if self.decisions > MAX_DECISIONS {
+                    return Err(plan_error(format!(
+                        "more than {MAX_DECISIONS} control decisions in one run (a loop that \
+                         never ends?)"
+                    )));
+                }
+                let index = self
+                    .read_index(model, task, place, timeout_ms)
+                    .map_err(|e| {
+                        e.at(|| format!("the index of stream {}, task {}", task.0, task.1))
+                    })?;
+                planner.decide(task, index).map_err(plan_error)?;
+            }
         }
-        Ok(())
+    }
+
+    /// A switch's index: its stream synchronised (the index's producer is ordered before
+    /// the switch on it), then four bytes copied to the host.
+    fn read_index(
+        &mut self,
+        model: &TaskModel,
+        task: plan::TaskRef,
+        place: Place,
+        timeout_ms: i32,
+    ) -> Result<u32, RuntimeError> {
+        let Task::LabelSwitchByIndex { index, .. } = &model.streams[task.0].tasks[task.1] else {
+            unreachable!("only switches are decided")
+        };
+        if index.size < 4 {
+            return Err(RuntimeError::Model(format!(
+                "a switch index of {} bytes (expected a 32-bit scalar)",
+                index.size
+            )));
+        }
+        self.acl
+            .synchronize_stream(&self.memory.device().streams[task.0], timeout_ms)?;
+        let src = self.place(place, 4)?;
+        let bytes = self.acl.copy_to_host(src, 4)?;
+        Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
     }
 
     /// Waits for the main stream, reads the outputs, runs the remaining steps.
     fn finish(
         &mut self,
         model: &TaskModel,
-        plan: &DynamicPlan,
         timeout_ms: i32,
     ) -> Result<Vec<HostTensor>, RuntimeError> {
         let main = &self.memory.device().streams[0];
         self.acl.synchronize_stream(main, timeout_ms)?;
         let mut outputs = Vec::new();
-        for (output, &place) in model.outputs.iter().zip(&plan.outputs) {
+        for (output, &place) in model.outputs.iter().zip(&self.outputs) {
             let desc = output.operand.desc.clone();
             let at = || format!("model output {} (`{}`)", output.index, output.source);
             let src = self.place(place, desc.bytes()).map_err(|e| e.at(at))?;
@@ -373,8 +464,8 @@ impl DynamicRank {
                 .map_err(|e| e.at(at))?;
             outputs.push(HostTensor { desc, bytes });
         }
-        for step in &plan.steps[self.outputs_step + 1..] {
-            self.step(model, plan, None, step)?;
+        for step in std::mem::take(&mut self.after_outputs) {
+            self.step(model, None, &step)?;
         }
         let mut result = Ok(());
         for (desc, buffer) in self.handles.drain(..) {
@@ -390,18 +481,17 @@ impl DynamicRank {
     fn step(
         &mut self,
         model: &TaskModel,
-        plan: &DynamicPlan,
         hccl: Option<(&Arc<Hccl>, &Comm)>,
         step: &Step,
     ) -> Result<(), RuntimeError> {
         match *step {
             Step::Alloc { buffer, stream } => {
-                let size = plan.buffers[buffer].size;
+                let size = self.buffers[buffer].size;
                 let block = self.memory.malloc(stream, size).map_err(|e| {
                     mem_error(e, || {
                         format!(
                             "buffer {buffer} ({size} bytes, static offset {})",
-                            plan.buffers[buffer].static_offset
+                            self.buffers[buffer].static_offset
                         )
                     })
                 })?;
@@ -420,14 +510,14 @@ impl DynamicRank {
                     .map_err(|e| mem_error(e, || format!("buffer {buffer} on stream {stream}")))?;
             }
             Step::Send { event } => {
-                let e = plan.events[event];
+                let e = self.table.events[event];
                 send_event(&mut self.memory, &mut self.gert[event])
                     .map_err(|err| mem_error(err, || format!("SendEvents {event}")))?;
                 let stream = &self.memory.device().streams[e.src];
                 self.acl.record_event(&self.events_slice()[event], stream)?;
             }
             Step::Wait { event } => {
-                let e = plan.events[event];
+                let e = self.table.events[event];
                 let stream = &self.memory.device().streams[e.dst];
                 self.acl
                     .stream_wait_event(stream, &self.events_slice()[event])?;
@@ -558,21 +648,16 @@ impl DynamicRank {
             .collect()
     }
 
-    fn report(
-        &self,
-        model: &TaskModel,
-        plan: &DynamicPlan,
-        peak_device_bytes: u64,
-    ) -> DynamicMemoryReport {
+    fn report(&self, model: &TaskModel, peak_device_bytes: u64) -> DynamicMemoryReport {
         let stats = self.memory.stats();
         DynamicMemoryReport {
             rank: self.rank,
             peak_device_bytes,
             peak_block_bytes: stats.peak_live_bytes,
-            plan_peak_live_bytes: plan.peak_live_bytes,
+            plan_peak_live_bytes: self.plan_peak_live_bytes,
             static_memory_size: model.memory_size,
-            buffers: plan.buffers.len(),
-            logical_events: plan.events.len(),
+            buffers: self.buffers.len(),
+            logical_events: self.table.events.len(),
             allocations: stats.mallocs + stats.borrowed_allocs,
             device_mallocs: self.memory.device().mallocs,
             birth_recycles: stats.birth_recycles,
@@ -580,6 +665,7 @@ impl DynamicRank {
             local_recycles: stats.local_recycles,
             stale_messages: stats.stale_messages,
             recoveries: self.memory.retry_log().total(),
+            decisions: self.decisions,
         }
     }
 
@@ -682,9 +768,19 @@ pub fn run_model_with(
             "iterations and ranks must be at least 1".to_owned(),
         ));
     }
-    let plan = plan::build(model).map_err(|e| {
-        RuntimeError::Model(format!("--memory=dynamic: model `{}`: {e}", model.name))
-    })?;
+    let decides = model
+        .streams
+        .iter()
+        .flat_map(|s| &s.tasks)
+        .any(|t| matches!(t, Task::LabelSwitchByIndex { .. }));
+    if decides && has_collectives(model) && options.ranks > 1 {
+        return Err(RuntimeError::Model(format!(
+            "--memory=dynamic: model `{}`: control flow and collectives on {} ranks: the host \
+             reads each switch index on one rank at a time, which a collective waiting for \
+             the other ranks would block (use --memory=static)",
+            model.name, options.ranks
+        )));
+    }
     let inputs = rank_inputs(model, options)?;
     let runtime = runtime_device::open(options.device, options.acl_lib_dir.as_deref())?;
     let _session = runtime.session();
@@ -714,15 +810,8 @@ pub fn run_model_with(
                 }
             };
             loaded.push(
-                DynamicRank::load(
-                    model,
-                    &plan,
-                    acl,
-                    rank,
-                    options.seed,
-                    options.sync_timeout_ms,
-                )
-                .map_err(at)?,
+                DynamicRank::load(model, acl, rank, options.seed, options.sync_timeout_ms)
+                    .map_err(at)?,
             );
         }
         let mut outputs = vec![Vec::new(); options.ranks as usize];
@@ -742,14 +831,14 @@ pub fn run_model_with(
                 acl.set_device(rank as i32)?;
                 let cx = hccl.as_ref().zip(comms.get(rank as usize));
                 rank_model
-                    .issue(model, &plan, cx, &inputs[rank as usize])
+                    .issue(model, cx, &inputs[rank as usize], options.sync_timeout_ms)
                     .map_err(|e| run_context(e, rank))?;
             }
             for rank_model in &mut loaded {
                 let rank = rank_model.rank;
                 acl.set_device(rank as i32)?;
                 outputs[rank as usize] = rank_model
-                    .finish(model, &plan, options.sync_timeout_ms)
+                    .finish(model, options.sync_timeout_ms)
                     .map_err(|e| run_context(e, rank))?;
             }
             on_iteration(iteration);
@@ -776,7 +865,7 @@ pub fn run_model_with(
     let mut memory = Vec::new();
     for rank_model in loaded {
         let rank = rank_model.rank;
-        let mut report = rank_model.report(model, &plan, 0);
+        let mut report = rank_model.report(model, 0);
         let outcome = acl
             .set_device(rank as i32)
             .and_then(|()| rank_model.release());

@@ -1,34 +1,12 @@
-//! The plan of a dynamic-memory run: the lowered [`TaskModel`]'s tasks in one host order,
-//! with each workspace tensor allocated on its producer's stream before its first access
-//! and freed on each stream after its last access there.
-//!
-//! * **Host order.** The streams' task lists interleaved one task per stream per round,
-//!   a wait only after the record it waits for (the event latch simulated on the host),
-//!   a stream activated only after its `StreamActive` (GE's dynamic runtime likewise
-//!   launches in a topological order).
-//! * **Tensors.** The static plan packs tensors into one workspace, so an offset is not
-//!   a tensor. A workspace *write* (a kernel, copy, memset or collective output) starts a
-//!   value; a *read* reads the latest writes of its bytes in host order (in a race-free
-//!   model that is the write it is ordered after). Writes that one read sees together
-//!   are one buffer (laid out as in the static plan); bytes read before anyone wrote them
-//!   get a buffer of their own. Each buffer is allocated at its first access, on that
-//!   access's stream (its birth stream), made known to every other stream that uses it
-//!   right away (`AccessMemCrossStream` → `WanderFrom`; the birth stream's free cannot
-//!   come first), and freed on each stream after its last access there.
-//! * **Events.** Every record → wait pair (and `StreamActive` → first task of the
-//!   activated stream) becomes one logical event (GE's `SendEvents` / `WaitEvents`),
-//!   recorded once per run on an event that is never reset; `EVENT_RESET` tasks go.
-//!   Around them, GE's three sync stages: first (main → each sub stream), last (each sub
-//!   stream → main), then last-resource-clean.
-//! * Model outputs in the workspace are read on the main stream after the last stage,
-//!   then freed.
-//!
-//! Device-side control flow (labels, stream switches) cannot run this way: launches are
-//! direct, so the plan refuses it and names the task.
+//! The plan of a dynamic-memory run without control decisions, whole: the steps of
+//! [`super::segment`]'s one segment (used by tests and by the allocator benchmark), and
+//! the pieces every segment shares: the memory a task accesses, and which writes a read
+//! sees ([`Writes`]).
 
+use super::segment::{EventTable, Planner};
 use crate::lowering::model::{Addr, Region, Task, TaskModel};
 use crate::runtime::executor::load::{task_kind, task_node};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::BTreeMap;
 
 /// A buffer's number in the plan.
 pub type BufferId = usize;
@@ -156,7 +134,20 @@ pub fn accesses(task: &Task) -> Vec<Access> {
     }
 }
 
-fn at(model: &TaskModel, (s, i): TaskRef) -> String {
+/// [`accesses`], and a `LabelSwitchByIndex`'s read of its index (the host reads it).
+pub fn plan_accesses(task: &Task) -> Vec<Access> {
+    let mut out = accesses(task);
+    if let Task::LabelSwitchByIndex { index, .. } = task {
+        out.push(Access {
+            addr: index.addr,
+            size: index.size.max(1),
+            write: false,
+        });
+    }
+    out
+}
+
+pub(super) fn at(model: &TaskModel, (s, i): TaskRef) -> String {
     let task = &model.streams[s].tasks[i];
     let node = task_node(task);
     if node.is_empty() {
@@ -166,118 +157,13 @@ fn at(model: &TaskModel, (s, i): TaskRef) -> String {
     }
 }
 
-/// What the host order pairs up.
-#[derive(Debug, Default)]
-struct Linear {
-    order: Vec<TaskRef>,
-    /// Record (or notify record, or StreamActive) → the waits it releases.
-    releases: HashMap<TaskRef, Vec<TaskRef>>,
-    /// Wait → the record it waits for.
-    waits_for: HashMap<TaskRef, TaskRef>,
-    /// Activated stream → the StreamActive that starts it.
-    activated_by: HashMap<usize, TaskRef>,
-}
-
-fn linearize(model: &TaskModel) -> Result<Linear, String> {
-    let n = model.streams.len();
-    let mut pos = vec![0usize; n];
-    let mut started: Vec<bool> = model.streams.iter().map(|s| !s.activated).collect();
-    let mut latch: HashMap<u32, TaskRef> = HashMap::new();
-    let mut notifies: HashMap<u32, VecDeque<TaskRef>> = HashMap::new();
-    let mut linear = Linear::default();
-    loop {
-        let mut progressed = false;
-        let mut unfinished = false;
-        for s in 0..n {
-            let tasks = &model.streams[s].tasks;
-            if !started[s] || pos[s] >= tasks.len() {
-                continue;
-            }
-            unfinished = true;
-            let here = (s, pos[s]);
-            match &tasks[pos[s]] {
-                Task::EventWait { event, .. } => {
-                    let Some(&record) = latch.get(event) else {
-                        continue;
-                    };
-                    linear.releases.entry(record).or_default().push(here);
-                    linear.waits_for.insert(here, record);
-                }
-                Task::EventRecord { event, .. } => {
-                    // A latch already set stays set by its first record: a wait may pass
-                    // on that one alone.
-                    latch.entry(*event).or_insert(here);
-                }
-                Task::EventReset { event, .. } => {
-                    latch.remove(event);
-                }
-                Task::NotifyRecord { notify, .. } => {
-                    notifies.entry(*notify).or_default().push_back(here);
-                }
-                Task::NotifyWait { notify, .. } => {
-                    let Some(record) = notifies.get_mut(notify).and_then(VecDeque::pop_front)
-                    else {
-                        continue;
-                    };
-                    linear.releases.entry(record).or_default().push(here);
-                    linear.waits_for.insert(here, record);
-                }
-                Task::StreamActive { stream, .. } => {
-                    let target = *stream as usize;
-                    if target >= n {
-                        return Err(format!("{}: stream {target} out of range", at(model, here)));
-                    }
-                    if started[target] || linear.activated_by.contains_key(&target) {
-                        return Err(format!(
-                            "{}: stream {target} is activated more than once; dynamic memory \
-                             mode launches each stream's tasks once per run (use --memory=static)",
-                            at(model, here)
-                        ));
-                    }
-                    started[target] = true;
-                    linear.activated_by.insert(target, here);
-                    linear.releases.entry(here).or_default().push((target, 0));
-                }
-                Task::StreamSwitch { .. }
-                | Task::LabelSet { .. }
-                | Task::LabelGoto { .. }
-                | Task::LabelSwitchByIndex { .. } => {
-                    return Err(format!(
-                        "{}: dynamic memory mode launches tasks directly on their streams, so \
-                         device-side control flow (labels, stream switches) needs --memory=static",
-                        at(model, here)
-                    ));
-                }
-                _ => {}
-            }
-            linear.order.push(here);
-            pos[s] += 1;
-            progressed = true;
-        }
-        if !unfinished {
-            return Ok(linear);
-        }
-        if !progressed {
-            let blocked: Vec<String> = (0..n)
-                .filter(|&s| started[s] && pos[s] < model.streams[s].tasks.len())
-                .map(|s| at(model, (s, pos[s])))
-                .collect();
-            return Err(format!(
-                "no host order exists: every unfinished stream waits for something nobody \
-                 records first ({})",
-                blocked.join("; ")
-            ));
-        }
-    }
-}
-
 /// Latest writes per workspace byte, and the union of writes read together.
 #[derive(Debug, Default)]
-struct Writes {
+pub(super) struct Writes {
     /// start → (end, write id), disjoint.
-    latest: BTreeMap<u64, (u64, usize)>,
-    parent: Vec<usize>,
-    range: Vec<(u64, u64)>,
+    pub latest: BTreeMap<u64, (u64, usize)>,
+    pub parent: Vec<usize>,
+    pub range: Vec<(u64, u64)>,
 }
 
 impl Writes {
@@ -287,7 +173,7 @@ impl Writes {
         self.parent.len() - 1
     }
 
-    fn find(&mut self, mut x: usize) -> usize {
+    pub fn find(&mut self, mut x: usize) -> usize {
         while self.parent[x] != x {
             self.parent[x] = self.parent[self.parent[x]];
             x = self.parent[x];
@@ -304,7 +190,7 @@ impl Writes {
     }
 
     /// Entries overlapping [start, end), as (start, end, id).
-    fn overlapping(&self, start: u64, end: u64) -> Vec<(u64, u64, usize)> {
+    pub fn overlapping(&self, start: u64, end: u64) -> Vec<(u64, u64, usize)> {
         let first = self
             .latest
             .range(..=start)
@@ -344,6 +230,19 @@ impl Writes {
             .fold(first, |root, m| self.union(root, m))
     }
 
+    /// The write a workspace access lands in (a new one for a write); none elsewhere.
+    pub fn land(&mut self, access: &Access) -> Option<usize> {
+        if access.addr.region != Region::Workspace || access.size == 0 {
+            return None;
+        }
+        let (start, end) = (access.addr.offset, access.addr.offset + access.size);
+        Some(if access.write {
+            self.write(start, end)
+        } else {
+            self.read(start, end)
+        })
+    }
+
     /// A new value over [start, end).
     fn write(&mut self, start: u64, end: u64) -> usize {
         for (s, e, id) in self.overlapping(start, end) {
@@ -361,254 +260,27 @@ impl Writes {
     }
 }
 
-/// Builds the plan of `model` (see the module documentation).
+/// The plan of a model whose host order needs no control decision; a model that does
+/// (a `LabelSwitchByIndex`) is refused with the switch named.
 pub fn build(model: &TaskModel) -> Result<DynamicPlan, String> {
-    let n = model.streams.len();
-    if n == 0 {
-        return Err("the model has no streams".to_owned());
+    let mut planner = Planner::new(model)?;
+    let mut table = EventTable::default();
+    let segment = planner.next_segment(&mut table)?;
+    if let Some(&(task, _)) = segment.switches.first() {
+        return Err(format!(
+            "{}: the host reads this switch's index at run time; a whole plan cannot be \
+             built before the run",
+            at(model, task)
+        ));
     }
-    let linear = linearize(model)?;
-    // Pass 1: the write each access lands in, in host order; the model outputs last, as
-    // reads on the main stream.
-    let mut writes = Writes::default();
-    let mut landed: Vec<Vec<Option<usize>>> = Vec::with_capacity(linear.order.len() + 1);
-    for &(s, i) in &linear.order {
-        let task = &model.streams[s].tasks[i];
-        let mut marks = Vec::new();
-        for access in accesses(task) {
-            marks.push(match access.addr.region {
-                Region::Workspace if access.size > 0 => {
-                    let (start, end) = (access.addr.offset, access.addr.offset + access.size);
-                    Some(if access.write {
-                        writes.write(start, end)
-                    } else {
-                        writes.read(start, end)
-                    })
-                }
-                _ => None,
-            });
-        }
-        landed.push(marks);
-    }
-    let output_marks: Vec<Option<usize>> = model
-        .outputs
-        .iter()
-        .map(|o| match o.operand.addr.region {
-            Region::Workspace => {
-                let size = o.operand.desc.bytes().max(1);
-                Some(writes.read(o.operand.addr.offset, o.operand.addr.offset + size))
-            }
-            _ => None,
-        })
-        .collect();
-    // Buffers: one per union, as wide as its members.
-    let mut buffer_of: HashMap<usize, BufferId> = HashMap::new();
-    let mut hull: Vec<(u64, u64)> = Vec::new();
-    for id in 0..writes.parent.len() {
-        let root = writes.find(id);
-        let (s, e) = writes.range[id];
-        let b = *buffer_of.entry(root).or_insert_with(|| {
-            hull.push((s, e));
-            hull.len() - 1
-        });
-        hull[b] = (hull[b].0.min(s), hull[b].1.max(e));
-    }
-    let place_of = |writes: &mut Writes, access: &Access, mark: Option<usize>| match mark {
-        Some(id) => {
-            let buffer = buffer_of[&writes.find(id)];
-            Place::Buffer {
-                buffer,
-                offset: access.addr.offset - hull[buffer].0,
-            }
-        }
-        None => Place::Static(access.addr),
-    };
-    // Per access position: the places; per buffer: first access, per-stream last access.
-    // Position `order.len()` is the output read on the main stream.
-    let outputs_at = linear.order.len();
-    let mut places: Vec<Vec<Place>> = Vec::with_capacity(linear.order.len());
-    for (p, &(s, i)) in linear.order.iter().enumerate() {
-        let task = &model.streams[s].tasks[i];
-        let list = accesses(task)
-            .iter()
-            .zip(&landed[p])
-            .map(|(a, &m)| place_of(&mut writes, a, m))
-            .collect();
-        places.push(list);
-    }
-    let outputs: Vec<Place> = model
-        .outputs
-        .iter()
-        .zip(&output_marks)
-        .map(|(o, &m)| {
-            let access = Access {
-                addr: o.operand.addr,
-                size: o.operand.desc.bytes(),
-                write: false,
-            };
-            place_of(&mut writes, &access, m)
-        })
-        .collect();
-    let buffer_count = hull.len();
-    let mut first: Vec<Option<(usize, usize)>> = vec![None; buffer_count];
-    let mut streams_of: Vec<Vec<usize>> = vec![Vec::new(); buffer_count];
-    let mut last: HashMap<(BufferId, usize), usize> = HashMap::new();
-    let mut note = |buffer: BufferId, p: usize, s: usize| {
-        first[buffer].get_or_insert((p, s));
-        if !streams_of[buffer].contains(&s) {
-            streams_of[buffer].push(s);
-        }
-        last.insert((buffer, s), p);
-    };
-    for (p, list) in places.iter().enumerate() {
-        for place in list {
-            if let Place::Buffer { buffer, .. } = *place {
-                note(buffer, p, linear.order[p].0);
-            }
-        }
-    }
-    for place in &outputs {
-        if let Place::Buffer { buffer, .. } = *place {
-            note(buffer, outputs_at, 0);
-        }
-    }
-    let buffers: Vec<Buffer> = (0..buffer_count)
-        .map(|b| Buffer {
-            size: (hull[b].1 - hull[b].0).max(1),
-            static_offset: hull[b].0,
-            birth: first[b].map_or(0, |(_, s)| s),
-        })
-        .collect();
-    let mut allocs_at: HashMap<usize, Vec<BufferId>> = HashMap::new();
-    for (b, f) in first.iter().enumerate() {
-        if let Some((p, _)) = f {
-            allocs_at.entry(*p).or_default().push(b);
-        }
-    }
-    let mut frees_at: BTreeMap<usize, Vec<(BufferId, usize)>> = BTreeMap::new();
-    for (&(b, s), &p) in &last {
-        frees_at.entry(p).or_default().push((b, s));
-    }
-    frees_at.values_mut().for_each(|list| list.sort_unstable());
-    // Pass 2: the steps.
-    let mut events: Vec<LogicalEvent> = Vec::new();
-    let mut event_of_pair: HashMap<(TaskRef, TaskRef), usize> = HashMap::new();
-    let mut steps = Vec::new();
-    let stage = |steps: &mut Vec<Step>, events: &mut Vec<LogicalEvent>, src, dst| {
-        events.push(LogicalEvent { src, dst });
-        steps.push(Step::Send {
-            event: events.len() - 1,
-        });
-        steps.push(Step::Wait {
-            event: events.len() - 1,
-        });
-    };
-    let used: Vec<bool> = (0..n)
-        .map(|s| linear.order.iter().any(|&(t, _)| t == s))
-        .collect();
-    for s in (1..n).filter(|&s| used[s]) {
-        stage(&mut steps, &mut events, 0, s);
-    }
-    let alloc_steps = |steps: &mut Vec<Step>, p: usize| {
-        for &b in allocs_at.get(&p).into_iter().flatten() {
-            let birth = buffers[b].birth;
-            steps.push(Step::Alloc {
-                buffer: b,
-                stream: birth,
-            });
-            for &s in streams_of[b].iter().filter(|&&s| s != birth) {
-                steps.push(Step::Wander {
-                    buffer: b,
-                    src: birth,
-                    dst: s,
-                });
-            }
-        }
-    };
-    for (p, &(s, i)) in linear.order.iter().enumerate() {
-        let here = (s, i);
-        if i == 0 {
-            if let Some(&active) = linear.activated_by.get(&s) {
-                let event = event_of_pair[&(active, here)];
-                steps.push(Step::Wait { event });
-            }
-        }
-        alloc_steps(&mut steps, p);
-        match &model.streams[s].tasks[i] {
-            Task::Kernel { .. }
-            | Task::MemcpyAsync { .. }
-            | Task::Memset { .. }
-            | Task::Hccl { .. } => {
-                steps.push(Step::Launch {
-                    task: here,
-                    places: std::mem::take(&mut places[p]),
-                });
-            }
-            Task::EventRecord { .. } | Task::NotifyRecord { .. } | Task::StreamActive { .. } => {
-                for &wait in linear.releases.get(&here).into_iter().flatten() {
-                    events.push(LogicalEvent {
-                        src: s,
-                        dst: wait.0,
-                    });
-                    event_of_pair.insert((here, wait), events.len() - 1);
-                    steps.push(Step::Send {
-                        event: events.len() - 1,
-                    });
-                }
-            }
-            Task::EventWait { .. } | Task::NotifyWait { .. } => {
-                let record = linear.waits_for[&here];
-                steps.push(Step::Wait {
-                    event: event_of_pair[&(record, here)],
-                });
-            }
-            _ => {}
-        }
-        for &(b, stream) in frees_at.get(&p).into_iter().flatten() {
-            steps.push(Step::Free { buffer: b, stream });
-        }
-    }
-    for s in (1..n).filter(|&s| used[s]) {
-        stage(&mut steps, &mut events, s, 0);
-    }
-    alloc_steps(&mut steps, outputs_at);
-    steps.push(Step::ReadOutputs);
-    for &(b, stream) in frees_at.get(&outputs_at).into_iter().flatten() {
-        steps.push(Step::Free { buffer: b, stream });
-    }
-    steps.push(Step::LastResourceClean);
-    let peak_live_bytes = peak_live(&steps, &buffers, &streams_of);
     Ok(DynamicPlan {
-        stream_num: n,
-        buffers,
-        events,
-        steps,
-        outputs,
-        peak_live_bytes,
+        stream_num: model.streams.len(),
+        peak_live_bytes: planner.peak_live_bytes(),
+        buffers: planner.buffers,
+        events: table.events,
+        steps: segment.steps,
+        outputs: segment.outputs.expect("the last segment reads the outputs"),
     })
-}
-
-/// The most buffer bytes allocated and not yet freed on every stream, in host order.
-fn peak_live(steps: &[Step], buffers: &[Buffer], streams_of: &[Vec<usize>]) -> u64 {
-    let mut holders: Vec<usize> = vec![0; buffers.len()];
-    let (mut live, mut peak) = (0u64, 0u64);
-    for step in steps {
-        match *step {
-            Step::Alloc { buffer, .. } => {
-                holders[buffer] = streams_of[buffer].len();
-                live += buffers[buffer].size;
-                peak = peak.max(live);
-            }
-            Step::Free { buffer, .. } => {
-                holders[buffer] -= 1;
-                if holders[buffer] == 0 {
-                    live -= buffers[buffer].size;
-                }
-            }
-            _ => {}
-        }
-    }
-    peak
 }
 
 #[cfg(test)]
@@ -810,25 +482,171 @@ mod tests {
     }
 
     #[test]
-    fn control_flow_and_impossible_orders_are_refused() {
-        let mut m = two_streams();
-        m.streams[1].tasks.insert(
-            0,
-            Task::LabelSet {
-                node: "l".into(),
-                label: 0,
-            },
-        );
-        let error = build(&m).unwrap_err();
-        assert!(
-            error.contains("stream 1, task 0 (LABEL_SET `l`)") && error.contains("--memory=static"),
-            "{error}"
-        );
+    fn impossible_orders_are_refused() {
         let m = model(vec![vec![wait(3), kernel("k", vec![], vec![ws(0, 4)])]]);
         let error = build(&m).unwrap_err();
         assert!(
             error.contains("no host order") && error.contains("stream 0, task 0 (EVENT_WAIT)"),
             "{error}"
         );
+    }
+
+    fn label(label: u32) -> Task {
+        Task::LabelSet {
+            node: String::new(),
+            label,
+        }
+    }
+
+    fn launched(steps: &[Step]) -> Vec<TaskRef> {
+        steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Launch { task, .. } => Some(*task),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A goto skips the tasks before its label; a label is a no-op.
+    #[test]
+    fn labels_and_gotos_are_followed_on_the_host() {
+        let m = model(vec![vec![
+            kernel("a", vec![], vec![ws(0, 64)]),
+            Task::LabelGoto {
+                node: String::new(),
+                label: 7,
+            },
+            kernel("skipped", vec![], vec![ws(64, 64)]),
+            label(7),
+            kernel("b", vec![ws(0, 64)], vec![ws(128, 64)]),
+        ]]);
+        let plan = build(&m).unwrap();
+        assert_eq!(launched(&plan.steps), vec![(0, 0), (0, 4)]);
+        assert_eq!(plan.buffers.len(), 2);
+        let mut m = m;
+        m.streams[0].tasks[1] = Task::LabelGoto {
+            node: String::new(),
+            label: 8,
+        };
+        let error = build(&m).unwrap_err();
+        assert!(error.contains("label 8 is not set on stream 0"), "{error}");
+    }
+
+    /// `x = k0(); loop: i = cond(x); switch i [exit, body]; body: t = k1(x); x = k2(t);
+    /// goto loop; exit: y = k3(x)`, three trips. The loop variable keeps one buffer
+    /// across the decisions; each trip's temporary is a buffer of its own, freed once the
+    /// next trip overwrote it (or the loop was left); everything is freed by the end.
+    #[test]
+    fn a_loop_is_planned_one_trip_per_segment() {
+        let m = model(vec![vec![
+            kernel("x0", vec![], vec![ws(0, 64)]),
+            label(0),
+            kernel("cond", vec![ws(0, 64)], vec![ws(256, 4)]),
+            Task::LabelSwitchByIndex {
+                node: String::new(),
+                index: ws(256, 4),
+                labels: vec![2, 1],
+            },
+            label(1),
+            kernel("t", vec![ws(0, 64)], vec![ws(64, 64)]),
+            kernel("x", vec![ws(64, 64)], vec![ws(0, 64)]),
+            Task::LabelGoto {
+                node: String::new(),
+                label: 0,
+            },
+            label(2),
+            kernel("y", vec![ws(0, 64)], vec![ws(128, 64)]),
+        ]]);
+        let error = build(&m).unwrap_err();
+        assert!(
+            error.contains("stream 0, task 3 (STREAM_LABEL_SWITCH_BY_INDEX)"),
+            "{error}"
+        );
+        let mut planner = Planner::new(&m).unwrap();
+        let mut table = EventTable::default();
+        let mut all = Vec::new();
+        let mut trips = 0;
+        let outputs = loop {
+            let segment = planner.next_segment(&mut table).unwrap();
+            all.extend(segment.steps.iter().cloned());
+            if let Some(outputs) = segment.outputs {
+                break outputs;
+            }
+            assert_eq!(segment.switches.len(), 1);
+            let (task, place) = segment.switches[0];
+            assert_eq!(task, (0, 3));
+            // The index is the latest `cond` output, allocated and not freed.
+            let Place::Buffer { buffer, offset: 0 } = place else {
+                panic!("{place:?}")
+            };
+            assert!(all.contains(&Step::Alloc { buffer, stream: 0 }));
+            assert!(!all.contains(&Step::Free { buffer, stream: 0 }));
+            trips += 1;
+            planner.decide(task, u32::from(trips <= 3)).unwrap();
+        };
+        assert!(outputs.is_empty());
+        assert_eq!(trips, 4);
+        let kernels = launched(&all);
+        assert_eq!(kernels.iter().filter(|&&t| t == (0, 5)).count(), 3);
+        assert_eq!(kernels.last(), Some(&(0, 9)));
+        // x0, 4 conds, 3 t, 3 x, y: each allocated once and freed once.
+        let allocs = all
+            .iter()
+            .filter(|s| matches!(s, Step::Alloc { .. }))
+            .count();
+        let frees = all
+            .iter()
+            .filter(|s| matches!(s, Step::Free { .. }))
+            .count();
+        assert_eq!((allocs, frees), (12, 12));
+        assert_eq!(planner.buffers.len(), 12);
+        // At most two trips' values (64 B each) and two indexes are live at once.
+        assert!(
+            planner.peak_live_bytes() <= 2 * 3 * 64 + 2 * 4,
+            "{}",
+            planner.peak_live_bytes()
+        );
+        // An index out of range takes the last label (the body here): a fourth trip.
+        let mut planner = Planner::new(&m).unwrap();
+        let segment = planner.next_segment(&mut table).unwrap();
+        planner.decide(segment.switches[0].0, 9).unwrap();
+        let segment = planner.next_segment(&mut table).unwrap();
+        assert!(launched(&segment.steps).contains(&(0, 5)));
+    }
+
+    /// A stream may be activated again once idle, but a task runs once between two
+    /// control decisions (a loop trip is one decision each); activating a stream that
+    /// still runs is refused.
+    #[test]
+    fn activations_of_a_running_stream_and_repeats_without_decision_are_refused() {
+        let mut m = model(vec![
+            vec![
+                Task::StreamActive {
+                    node: String::new(),
+                    stream: 1,
+                },
+                record(0),
+                wait(1),
+                Task::StreamActive {
+                    node: String::new(),
+                    stream: 1,
+                },
+            ],
+            vec![kernel("k", vec![], vec![ws(0, 4)]), record(1)],
+        ]);
+        m.streams[1].activated = true;
+        let error = build(&m).unwrap_err();
+        assert!(
+            error.contains(
+                "stream 1, task 0 (KERNEL `k`): runs twice between two control decisions"
+            ),
+            "{error}"
+        );
+        m.streams[0].tasks.remove(2);
+        m.streams[1].tasks.insert(0, wait(0));
+        m.streams[1].tasks.insert(1, wait(5));
+        let error = build(&m).unwrap_err();
+        assert!(error.contains("activated while it still runs"), "{error}");
     }
 }
