@@ -86,7 +86,7 @@ fn run(model: &TaskModel, schedule: u32) -> Outcome {
                 Outcome::Races(
                     races
                         .iter()
-                        .map(ge_mlir::runtime::executor::SimReport::describe_race)
+                        .map(|r| ge_mlir::runtime::executor::SimReport::describe_race_in(r, model))
                         .collect(),
                 )
             }
@@ -483,6 +483,54 @@ fn a_removed_event_wait_is_caught() {
     // A wait can be implied by another path (then its removal changes nothing): at
     // least one per model must be caught, and the counts are printed.
     check_kind("remove-wait", false);
+}
+
+/// Every race of a removed wait between two kernels names the tensor of each side: the
+/// writer's output `node:k`, and on the reading side the same tensor (a read-after-write
+/// is the reader reading the writer's output before it is written; the plan may have put
+/// other tensors at those bytes too, which the name lists as alternatives).
+#[test]
+fn a_removed_wait_race_names_the_tensors_of_both_sides() {
+    let m = file("test/Runtime/Inputs/step.ge");
+    let mut named = 0;
+    for (what, mutant) in mutants(&m, "remove-wait") {
+        for k in 0..4 {
+            let Outcome::Races(lines) = run(&mutant, k) else {
+                continue;
+            };
+            for line in lines.iter().filter(|l| l.starts_with("read-after-write: ")) {
+                let tensors: Vec<&str> = line
+                    .split("tensor ")
+                    .skip(1)
+                    .map(|t| t.split(')').next().unwrap())
+                    .collect();
+                if tensors.len() < 2 {
+                    continue; // a side that is a copy (no node name in the simulator)
+                }
+                let writer = line
+                    .split('`')
+                    .nth(1)
+                    .unwrap_or_else(|| panic!("{what}: no writer node in {line}"));
+                assert!(
+                    line.contains(&format!("(output 0, tensor {writer}:0)")),
+                    "{what}: the writer's side names its output: {line}"
+                );
+                assert!(
+                    line.contains(" (input "),
+                    "{what}: the reader's side names its input: {line}"
+                );
+                assert!(
+                    tensors[1].split(" or ").any(|t| t == tensors[0]),
+                    "{what}: the reader reads the writer's tensor: {line}"
+                );
+                named += 1;
+            }
+        }
+    }
+    assert!(
+        named > 0,
+        "no read-after-write between two kernels was reported"
+    );
 }
 
 #[test]
