@@ -86,7 +86,7 @@ fn run(model: &TaskModel, schedule: u32) -> Outcome {
                 Outcome::Races(
                     races
                         .iter()
-                        .map(ge_mlir::runtime::executor::SimReport::describe_race)
+                        .map(|r| ge_mlir::runtime::executor::SimReport::describe_race_in(r, model))
                         .collect(),
                 )
             }
@@ -483,6 +483,43 @@ fn a_removed_event_wait_is_caught() {
     // A wait can be implied by another path (then its removal changes nothing): at
     // least one per model must be caught, and the counts are printed.
     check_kind("remove-wait", false);
+}
+
+/// Every race of a removed wait between kernels and copies names the operand and tensor
+/// of both sides, and in a read-after-write the
+/// reader's tensor is the writer's (the plan may have put other tensors at those bytes
+/// too, which the reader's name lists as alternatives).
+#[test]
+fn a_removed_wait_race_names_the_tensors_of_both_sides() {
+    let m = file("test/Runtime/Inputs/step.ge");
+    let mut named = 0;
+    for (what, mutant) in mutants(&m, "remove-wait") {
+        for k in 0..4 {
+            let Outcome::Races(lines) = run(&mutant, k) else {
+                continue;
+            };
+            // Collectives carry no node name in the simulator: pairs of kernels and copies.
+            for line in lines
+                .iter()
+                .filter(|l| l.contains(" and ") && !l.contains("hccl on"))
+            {
+                let tensors: Vec<&str> = line
+                    .split(", tensor ")
+                    .skip(1)
+                    .map(|t| t.split(')').next().unwrap())
+                    .collect();
+                assert_eq!(tensors.len(), 2, "{what}: both sides name a tensor: {line}");
+                if line.starts_with("read-after-write: ") {
+                    assert!(
+                        tensors[1].split(" or ").any(|t| t == tensors[0]),
+                        "{what}: the reader reads the writer's tensor: {line}"
+                    );
+                }
+                named += 1;
+            }
+        }
+    }
+    assert!(named > 0, "no race between two tasks was reported");
 }
 
 #[test]

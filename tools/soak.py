@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Differential soak: random ge-gen graphs (every family, random seeds and sizes) x random
+"""Differential soak: random ge-gen graphs (every family, random seeds and sizes, small
+tensor shapes unless --full-tensors) x random
 ge-compile option sets x random schedules, through compile, lower and `ge-run --check`
 (race detector on, outputs compared with the reference interpreter).
 
@@ -139,6 +140,10 @@ def main():
     ap.add_argument("--no-shrink", action="store_true", help="keep failures as they are")
     ap.add_argument("--shrink", metavar="FILE.ge", help="shrink this failing graph and stop")
     ap.add_argument("--options", default="", help="with --shrink: its --pipeline-options")
+    ap.add_argument("--full-tensors", action="store_true",
+                    help="ge-gen's full shapes (default: --small-tensors, the same graphs with "
+                         "kernels that cost next to nothing; the races and the comparison "
+                         "depend on the schedule and the memory plan, not on the sizes)")
     ap.add_argument("--minutes", type=float, default=0,
                     help="stop starting graphs after this many minutes (0: no limit)")
     a = ap.parse_args()
@@ -170,8 +175,10 @@ def main():
         opts = rng.choice(OPTIONS)
         k = a.schedules or rng.randint(1, 8)
         sim_seed = rng.randrange(1 << 20)
-        text = subprocess.run([gen, "--format", "ge", "--family", family, "--ops", str(ops),
-                               "--seed", str(seed)], capture_output=True, text=True)
+        gen_cmd = [gen, "--format", "ge", "--family", family, "--ops", str(ops), "--seed", str(seed)]
+        if not a.full_tensors:
+            gen_cmd.append("--small-tensors")
+        text = subprocess.run(gen_cmd, capture_output=True, text=True)
         if text.returncode != 0:
             print(f"graph {g}: ge-gen failed: {text.stderr.strip()}", file=sys.stderr)
             counts["failed"] += 1

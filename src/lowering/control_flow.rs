@@ -7,7 +7,8 @@
 //! before body):
 //!
 //! * **If** (labels then = n, else = n+1, leave = n+2): the predicate as an int32 scalar
-//!   (a Cast or Size task, GE's CondPass), `LabelSwitchByIndex[else, then]`,
+//!   (a Size task or Casts: GE's CondPass, except that a float or wide integer goes
+//!   through bool first, see `predicate_index`), `LabelSwitchByIndex[else, then]`,
 //!   `LabelSet(then)`, then-branch, `LabelGoto(leave)`, `LabelSet(else)`, else-branch,
 //!   `LabelSet(leave)`.
 //! * **Case** (k > 1 branches; last = n, branch i = n+1+i): `LabelSwitchByIndex[n+1..n+k]`,
@@ -310,49 +311,106 @@ fn is_return(op: &OperationRef) -> bool {
     op.name().as_string_ref().as_str() == Ok("func.return")
 }
 
-/// The predicate or branch index at `value` as an int32 scalar: as it is, or through the
-/// Cast / Size task GE's CondPass inserts, into fresh workspace bytes.
+/// A Case's branch index at `value` as an int32 scalar: as it is, or through the Cast /
+/// Size task GE's CondPass inserts, into fresh workspace bytes.
 fn int32_index(lw: &mut Lowering, node: &Node, value: &Operand) -> Operand {
     let d = &value.desc;
     if d.dims.is_empty() && matches!(d.dtype, DType::I32 | DType::U32) {
         return value.clone();
     }
-    let desc = TensorDesc {
-        dtype: DType::I32,
-        dims: Vec::new(),
-        format: d.format,
-    };
-    let offset = lw.new_workspace(4);
-    let out = Operand {
+    if d.dims.iter().all(|&x| x == 1) {
+        cast_task(lw, node, "CondCast", value, DType::I32)
+    } else {
+        size_task(lw, node, value)
+    }
+}
+
+/// An If's or a While's predicate at `value` as an int32 scalar that is non-zero exactly
+/// when the predicate is true (a scalar: non-zero; a tensor of rank >= 1: non-empty), the
+/// meaning of GE's and TF's If and the reference interpreter's.
+///
+/// Deliberately not GE's CondPass for floats and wide integers: CondPass casts any scalar
+/// predicate straight to int32, which truncates 0.5 to 0 and drops the high bits of an
+/// int64 2^32, so such a predicate would take the else branch (or leave the loop). Here a
+/// scalar that is neither int32 nor bool is first cast to bool (non-zero -> true, NaN
+/// included), then to int32; int32 passes as it is (LabelSwitchByIndex sends any non-zero
+/// index, negative ones too, to the last target) and bool is cast once.
+fn predicate_index(lw: &mut Lowering, node: &Node, value: &Operand) -> Operand {
+    let d = &value.desc;
+    let scalar = d.dims.iter().all(|&x| x == 1);
+    if !scalar || matches!(d.dtype, DType::I32 | DType::U32 | DType::Bool) {
+        return int32_index(lw, node, value);
+    }
+    let truth = cast_task(lw, node, "CondCastBool", value, DType::Bool);
+    cast_task(lw, node, "CondCast", &truth, DType::I32)
+}
+
+/// A workspace scalar of `dtype` in fresh bytes.
+fn scalar_operand(lw: &mut Lowering, dtype: DType, format: i32) -> Operand {
+    let size = dtype.size() as u64;
+    let offset = lw.new_workspace(size);
+    Operand {
         addr: Addr {
             region: Region::Workspace,
             offset,
         },
-        size: 4,
-        desc,
-    };
-    let scalar = d.dims.iter().all(|&x| x == 1);
-    let (op_type, suffix) = if scalar {
-        ("Cast", "Cast")
-    } else {
-        ("Size", "Size")
-    };
+        size,
+        desc: TensorDesc {
+            dtype,
+            dims: Vec::new(),
+            format,
+        },
+    }
+}
+
+/// A `Cast` of `value` to a `dtype` scalar on the node's stream, named `<node>/<suffix>`.
+fn cast_task(
+    lw: &mut Lowering,
+    node: &Node,
+    suffix: &str,
+    value: &Operand,
+    dtype: DType,
+) -> Operand {
+    let out = scalar_operand(lw, dtype, value.desc.format);
     let mut attrs = Attrs::default();
-    attrs.0.push((
-        if scalar { "dst_type" } else { "dtype" }.to_string(),
-        AttrValue::Int(DType::I32.acl() as i64),
-    ));
+    attrs
+        .0
+        .push(("dst_type".to_string(), AttrValue::Int(dtype.acl() as i64)));
+    push_kernel(lw, node, "Cast", suffix, attrs, value, &out);
+    out
+}
+
+/// `Size` of a non-scalar `value` (its element count as int32), GE's CondPass for a
+/// tensor predicate or index.
+fn size_task(lw: &mut Lowering, node: &Node, value: &Operand) -> Operand {
+    let out = scalar_operand(lw, DType::I32, value.desc.format);
+    let mut attrs = Attrs::default();
+    attrs
+        .0
+        .push(("dtype".to_string(), AttrValue::Int(DType::I32.acl() as i64)));
+    push_kernel(lw, node, "Size", "CondSize", attrs, value, &out);
+    out
+}
+
+fn push_kernel(
+    lw: &mut Lowering,
+    node: &Node,
+    op_type: &str,
+    suffix: &str,
+    attrs: Attrs,
+    input: &Operand,
+    output: &Operand,
+) {
     lw.push(
         node.stream,
         Task::Kernel {
             op_type: op_type.to_string(),
-            node: format!("{}/Cond{suffix}", node.name),
+            node: format!("{}/{suffix}", node.name),
             attrs,
-            inputs: vec![value.clone()],
-            outputs: vec![out.clone()],
+            inputs: vec![input.clone()],
+            outputs: vec![output.clone()],
         },
     );
-    out
 }
 
 /// One label per stream taking part in the node: the node's stream first, then every
@@ -456,7 +514,7 @@ fn lower_if<'c, 'a>(
         return lw.error(node.op, "an If needs a predicate and two branches");
     };
     let (then_l, else_l, leave_l) = (labels(lw, node), labels(lw, node), labels(lw, node));
-    let index = int32_index(lw, node, pred);
+    let index = predicate_index(lw, node, pred);
     switch(lw, node, index, &[&else_l, &then_l]);
     let parent = ParentInputs {
         operands: inputs.to_vec(),
@@ -550,7 +608,7 @@ fn lower_while<'c, 'a>(
     let Some(pred) = cond_outs.first() else {
         return lw.error(node.op, "the While's cond returns no predicate");
     };
-    let index = int32_index(lw, node, pred);
+    let index = predicate_index(lw, node, pred);
     switch(lw, node, index, &[&exit_l, &body_l]);
     label_set(lw, node, "Body", &body_l);
     let Some(body_outs) = lower_subgraph(lw, node, 1, *body_f, &parent) else {

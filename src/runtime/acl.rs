@@ -240,7 +240,7 @@ bindings!(AclFns, ACL_SYMBOLS {
 struct SimFns {
     geSimConfigure: unsafe extern "C" fn(*const c_char) -> c_int,
     geSimReport: unsafe extern "C" fn() -> *const c_char,
-    /// `geSimSetTaskName(stream, name)`: the node name of the next kernel (race reports);
+    /// `geSimSetTaskName(stream, name)`: the node name of the next kernel or device copy (race reports);
     /// optional, so an older simulator still loads.
     geSimSetTaskName: Option<unsafe extern "C" fn(Ptr, *const c_char) -> c_int>,
 }

@@ -57,6 +57,11 @@ struct Cli {
     /// pair. By default every update waits for them, as in real training graphs.
     #[arg(long)]
     unordered_updates: bool,
+    /// Small tensor shapes (8x8 activations, 16x16 transformer blocks, a batch-1 32x32
+    /// ResNet with 8 base channels): the same graph structure and op count with kernels
+    /// that cost next to nothing, for runs about schedules and memory (tools/soak.py)
+    #[arg(long)]
+    small_tensors: bool,
     /// Output file (default: stdout).
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
@@ -94,6 +99,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let style = Style {
         unordered_updates: cli.unordered_updates,
+        small_tensors: cli.small_tensors,
     };
     let result = match &cli.output {
         Some(path) if path.as_os_str() != "-" => File::create(path)

@@ -278,6 +278,7 @@ fn updates_wait_for_the_backward_reads_of_their_weight() {
     let (ordered, n) = gen(Family::Transformer, Format::Ge, 3000, 5);
     let style = Style {
         unordered_updates: true,
+        ..Style::default()
     };
     let (unordered, m) = gen_styled(Family::Transformer, Format::Ge, 3000, 5, style);
     assert_eq!(n, m, "the style changes edges, not ops");
@@ -324,4 +325,40 @@ fn updates_wait_for_the_backward_reads_of_their_weight() {
     let a: Vec<String> = ordered.lines().map(drop_ctrl).collect();
     let b: Vec<String> = unordered.lines().map(drop_ctrl).collect();
     assert!(a == b, "the forms differ beyond control edges");
+}
+
+/// `small_tensors` keeps every family's nodes, names and edges and shrinks its shapes (no
+/// 64x64 activation, no 224x224 image).
+#[test]
+fn small_tensors_keep_the_graph_and_shrink_the_shapes() {
+    let style = Style {
+        small_tensors: true,
+        ..Style::default()
+    };
+    let names = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| l.trim().split_once(" = ").map(|(n, _)| n.to_owned()))
+            .collect()
+    };
+    for family in Family::ALL {
+        let (full, n) = gen(family, Format::Ge, 300, 3);
+        let (small, m) = gen_styled(family, Format::Ge, 300, 3, style);
+        assert_eq!(n, m, "{family:?}: same op count");
+        assert_eq!(
+            names(&full),
+            names(&small),
+            "{family:?}: same nodes in the same order"
+        );
+        assert_eq!(full.lines().count(), small.lines().count(), "{family:?}");
+        for (line_full, line_small) in full.lines().zip(small.lines()) {
+            let (a, b) = (
+                line_full.matches('[').count(),
+                line_small.matches('[').count(),
+            );
+            assert_eq!(a, b, "{family:?}: same ranks: {line_full} / {line_small}");
+        }
+        let big = |t: &str| t.contains("[64, 64]") || t.contains("224, 224]");
+        assert!(big(&full), "{family:?}: the full graph has its big shapes");
+        assert!(!big(&small), "{family:?}: the small graph has none");
+    }
 }

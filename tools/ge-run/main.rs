@@ -258,7 +258,7 @@ fn run(cli: &Cli) -> Result<(), String> {
             }
             let (mut compiler_race, mut graph_race) = (false, false);
             if let Some(report) = &result.report {
-                (compiler_race, graph_race) = races.add(k, &options, report);
+                (compiler_race, graph_race) = races.add(k, &options, report, &model);
                 if cli.report {
                     print_timeline(k, &model, report);
                 }

@@ -6,7 +6,10 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use ge_mlir::runtime::executor::{RunOptions, SimReport};
+use ge_mlir::{
+    lowering::model::TaskModel,
+    runtime::executor::{RunOptions, SimReport},
+};
 use serde_json::Value;
 
 /// An unordered node pair of a W18888 warning (`write node %a and read node %r`).
@@ -56,7 +59,13 @@ impl RaceLog {
 
     /// Adds schedule `k`'s races, printing the new ones; returns whether the schedule had
     /// any race the compiler introduced and whether it had graph races.
-    pub fn add(&mut self, k: u32, options: &RunOptions, report: &SimReport) -> (bool, bool) {
+    pub fn add(
+        &mut self,
+        k: u32,
+        options: &RunOptions,
+        report: &SimReport,
+        model: &TaskModel,
+    ) -> (bool, bool) {
         let (mut compiler, mut graph) = (false, false);
         for race in report.races() {
             let key = format!("{}|{}|{}", race["kind"], race["first"], race["second"]);
@@ -72,13 +81,13 @@ impl RaceLog {
                         "{at}: graph race (the graph leaves %{} and %{} unordered, GraphLint W18888; not introduced by the compiler): {}",
                         node(&race["first"]).unwrap_or("?"),
                         node(&race["second"]).unwrap_or("?"),
-                        SimReport::describe_race(&race)
+                        SimReport::describe_race_in(&race, model)
                     );
                 }
             } else {
                 compiler = true;
                 if self.compiler.insert(key) {
-                    println!("{at}: race: {}", SimReport::describe_race(&race));
+                    println!("{at}: race: {}", SimReport::describe_race_in(&race, model));
                 }
             }
         }

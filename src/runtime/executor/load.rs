@@ -453,8 +453,11 @@ impl RankModel {
             Task::NotifyWait { notify, .. } => {
                 acl.wait_and_reset_notify(self.notify(*notify)?, stream, 0)?
             }
-            Task::MemcpyAsync { src, dst, .. } => {
+            Task::MemcpyAsync { src, dst, node } => {
                 let (from, to) = (self.operand(src)?, self.operand(dst)?);
+                if !node.is_empty() {
+                    acl.sim_set_task_name(stream, node)?;
+                }
                 acl.memcpy_async(to, dst.size, from, src.size.min(dst.size), stream)?
             }
             Task::Memset {

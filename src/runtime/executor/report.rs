@@ -3,6 +3,7 @@
 
 mod live;
 mod svg;
+pub mod tensors;
 
 pub use live::LiveBytes;
 
@@ -232,39 +233,16 @@ impl SimReport {
         self.raw.get("races").is_some()
     }
 
-    /// One line for a race: its kind, both tasks, the bytes and the event that would have
-    /// ordered them.
+    /// One line for a race: its kind, both tasks (with the operand each touches), the bytes
+    /// and the event that would have ordered them.
     pub fn describe_race(race: &Value) -> String {
-        let task = |t: &Value| {
-            if t.is_null() {
-                return String::new();
-            }
-            let mut s = t["kind"].as_str().unwrap_or("task").to_owned();
-            if let Some(op) = t["op"].as_str() {
-                s = op.to_owned();
-            }
-            if let Some(node) = t["node"].as_str() {
-                s += &format!(" `{node}`");
-            }
-            format!("{s} on {}", t["stream"].as_str().unwrap_or("?"))
-        };
-        let first = task(&race["first"]);
-        let second = task(&race["second"]);
-        let pair = if first.is_empty() {
-            second
-        } else {
-            format!("{first} and {second}")
-        };
-        let mut line = format!(
-            "{}: {pair}, {} bytes at {}",
-            race["kind"].as_str().unwrap_or("race"),
-            race["bytes"],
-            race["addr"].as_str().unwrap_or("?")
-        );
-        if let Some(ev) = race["ordering_event"].as_str() {
-            line += &format!(" (a wait for {ev} would order them)");
-        }
-        line
+        describe(race, None)
+    }
+
+    /// [`Self::describe_race`] with each kernel side's tensor named from `model` (the
+    /// model that ran): `(output 0, tensor grad:0)`.
+    pub fn describe_race_in(race: &Value, model: &TaskModel) -> String {
+        describe(race, Some(model))
     }
 
     /// Live workspace bytes of each device over the run (`model`'s plan locates the
@@ -362,6 +340,51 @@ pub struct Timeline {
     pub one_stream: f64,
     /// Total work over the streams that ran something.
     pub work_over_streams: f64,
+}
+
+/// A race line; `model` names the tensors.
+fn describe(race: &Value, model: Option<&TaskModel>) -> String {
+    let task = |t: &Value| {
+        if t.is_null() {
+            return String::new();
+        }
+        let mut s = t["kind"].as_str().unwrap_or("task").to_owned();
+        if let Some(op) = t["op"].as_str() {
+            s = op.to_owned();
+        }
+        let node = t["node"].as_str();
+        if let Some(node) = node {
+            s += &format!(" `{node}`");
+        }
+        s += &format!(" on {}", t["stream"].as_str().unwrap_or("?"));
+        if let Some(operand) = t["operand"].as_str() {
+            let tensor = node
+                .zip(model)
+                .and_then(|(node, model)| tensors::tensor_name(model, node, operand));
+            s += &match tensor {
+                Some(tensor) => format!(" ({operand}, tensor {tensor})"),
+                None => format!(" ({operand})"),
+            };
+        }
+        s
+    };
+    let first = task(&race["first"]);
+    let second = task(&race["second"]);
+    let pair = if first.is_empty() {
+        second
+    } else {
+        format!("{first} and {second}")
+    };
+    let mut line = format!(
+        "{}: {pair}, {} bytes at {}",
+        race["kind"].as_str().unwrap_or("race"),
+        race["bytes"],
+        race["addr"].as_str().unwrap_or("?")
+    );
+    if let Some(ev) = race["ordering_event"].as_str() {
+        line += &format!(" (a wait for {ev} would order them)");
+    }
+    line
 }
 
 #[cfg(test)]

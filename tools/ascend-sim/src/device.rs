@@ -756,12 +756,14 @@ impl Sim {
                 self.mem.check(&format!("{what} source"), a, count)?;
             }
         }
+        let node = self.race.pending_name.remove(&s).unwrap_or(u32::MAX);
         self.enqueue(
             s,
             Task::CopyToDevice {
                 dst,
                 src,
                 len: count,
+                node,
             },
             what,
         )

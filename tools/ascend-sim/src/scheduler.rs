@@ -336,7 +336,7 @@ impl Sim {
                     }
                 }
             }
-            Task::CopyToDevice { dst, src, len } => match src {
+            Task::CopyToDevice { dst, src, len, .. } => match src {
                 crate::task::CopySource::Host(bytes) => {
                     (p.host_copy_ns(len), Work::WriteDeviceShared { dst, bytes })
                 }

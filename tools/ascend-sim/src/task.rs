@@ -127,6 +127,9 @@ pub enum Task {
         dst: u64,
         src: CopySource,
         len: u64,
+        /// The node name given by `geSimSetTaskName` before the issue (`u32::MAX`: none),
+        /// as for kernels.
+        node: u32,
     },
     /// A D2H copy: `dst` is a host address, written when the copy ends.
     CopyToHost {

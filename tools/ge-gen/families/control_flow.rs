@@ -16,7 +16,7 @@
 use std::collections::VecDeque;
 use std::io;
 
-use super::{ints, splat};
+use super::{ints, splat, square_side, Style};
 use crate::builder::Builder;
 use crate::ops::*;
 use crate::rng::Rng;
@@ -46,10 +46,16 @@ struct Types {
     pred: Ty,
 }
 
-pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Result<()> {
+pub fn generate<S: Sink>(
+    units: u64,
+    seed: u64,
+    style: Style,
+    b: &mut Builder<S>,
+) -> io::Result<()> {
     let mut rng = Rng::new(seed);
+    let side = square_side(style);
     let t = Types {
-        act: tensor(DType::F32, &[64, 64]),
+        act: tensor(DType::F32, &[side, side]),
         counter: tensor(DType::I32, &[]),
         scalar: tensor(DType::F32, &[]),
         pred: tensor(DType::Bool, &[]),

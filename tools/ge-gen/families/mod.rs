@@ -45,6 +45,10 @@ pub struct Style {
     /// framework adds the control edges), and GraphLint warns (W18888) on every unordered
     /// pair; this form exists to exercise the lint and the schedulers on such races.
     pub unordered_updates: bool,
+    /// Small tensor shapes (8x8 activations, 16x16 transformer blocks, a batch-1 32x32
+    /// ResNet with 8 base channels): the same nodes, edges and op count, for runs whose
+    /// point is the schedule and memory (the race soak), not the kernels' arithmetic.
+    pub small_tensors: bool,
 }
 
 pub fn generate<S: Sink>(
@@ -56,14 +60,14 @@ pub fn generate<S: Sink>(
 ) -> io::Result<()> {
     match family {
         Family::Transformer => transformer::generate(units, seed, style, b),
-        Family::Resnet => resnet::generate(units, seed, b),
-        Family::WideDag => wide_dag::generate(units, seed, b),
-        Family::ControlFlow => control_flow::generate(units, seed, b),
+        Family::Resnet => resnet::generate(units, seed, style, b),
+        Family::WideDag => wide_dag::generate(units, seed, style, b),
+        Family::ControlFlow => control_flow::generate(units, seed, style, b),
     }
 }
 
 /// Op count of `family` at `units` (a dry run into a [`CountSink`]).
-/// (The style adds or drops control edges only, never ops, so the count ignores it.)
+/// (The style changes control edges and shapes only, never ops, so the count ignores it.)
 fn count(family: Family, units: u64, seed: u64) -> io::Result<u64> {
     let mut b = Builder::new(CountSink);
     generate(family, units, seed, Style::default(), &mut b)?;
@@ -90,6 +94,15 @@ pub fn units_for(family: Family, target: u64, seed: u64) -> io::Result<u64> {
         units = (1 + ((target - c1) as f64 / per).round() as u64).max(1);
     }
     Ok(units)
+}
+
+/// The side of the square activations of the wide-dag and control-flow families.
+fn square_side(style: Style) -> i64 {
+    if style.small_tensors {
+        8
+    } else {
+        64
+    }
 }
 
 /// A splat `Const`.

@@ -6,19 +6,29 @@
 
 use std::io;
 
-use super::{ints, splat};
+use super::{ints, splat, Style};
 use crate::builder::Builder;
 use crate::ops::*;
 use crate::rng::Rng;
 use crate::sink::{Attr, Sink, Val};
 use crate::types::{tensor, DType, Ty};
 
-const BATCH: i64 = 8;
 const CLASSES: i64 = 10;
 const WEIGHT_LITERALS: [&str; 4] = ["0.01", "0.02", "-0.01", "0.005"];
 
-fn act(c: i64, hw: i64) -> Ty {
-    tensor(DType::F32, &[BATCH, c, hw, hw])
+/// The network's sizes: batch, image side and the stem's channels (8, 224 and 64; with
+/// small tensors 1, 32 and 8, so the deepest stage is 1x1 with 64 channels).
+#[derive(Clone, Copy)]
+struct Dims {
+    batch: i64,
+    image: i64,
+    channels: i64,
+}
+
+impl Dims {
+    fn act(self, c: i64, hw: i64) -> Ty {
+        tensor(DType::F32, &[self.batch, c, hw, hw])
+    }
 }
 
 /// Blocks per stage: `units` split 3:4:6:3, every stage non-empty when there are 4+ blocks.
@@ -68,21 +78,40 @@ fn conv<S: Sink>(
     b.op(&CONV2D, name.to_string(), &[x, filter], attrs, out)
 }
 
-pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Result<()> {
+pub fn generate<S: Sink>(
+    units: u64,
+    seed: u64,
+    style: Style,
+    b: &mut Builder<S>,
+) -> io::Result<()> {
     let mut rng = Rng::new(seed);
-    let image = tensor(DType::F32, &[BATCH, 3, 224, 224]);
-    let logits = tensor(DType::F32, &[BATCH, CLASSES]);
+    let dims = if style.small_tensors {
+        Dims {
+            batch: 1,
+            image: 32,
+            channels: 8,
+        }
+    } else {
+        Dims {
+            batch: 8,
+            image: 224,
+            channels: 64,
+        }
+    };
+    let image = tensor(DType::F32, &[dims.batch, 3, dims.image, dims.image]);
+    let logits = tensor(DType::F32, &[dims.batch, CLASSES]);
     b.begin("main", false, &[image], &[logits])?;
     let img = b.data("input/image".into(), 0)?;
     let stem_spec = ConvSpec {
         c_in: 3,
-        c_out: 64,
+        c_out: dims.channels,
         kernel: 7,
         stride: 4,
     };
-    let stem = conv(b, &mut rng, "stem/conv", img, stem_spec, act(64, 56))?;
-    let mut x = b.op(&RELU, "stem/relu".into(), &[stem], vec![], act(64, 56))?;
-    let (mut c, mut hw) = (64, 56);
+    // 7x7, pad 3, stride 4: 224 -> 56, 32 -> 8.
+    let (mut c, mut hw) = (dims.channels, (dims.image + 6 - 7) / 4 + 1);
+    let stem = conv(b, &mut rng, "stem/conv", img, stem_spec, dims.act(c, hw))?;
+    let mut x = b.op(&RELU, "stem/relu".into(), &[stem], vec![], dims.act(c, hw))?;
     for (stage, blocks) in stage_blocks(units).into_iter().enumerate() {
         for block in 0..blocks {
             let p = format!("stage{stage}/block{block}");
@@ -92,7 +121,7 @@ pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Resul
                 c *= 2;
                 hw /= 2;
             }
-            let out = act(c, hw);
+            let out = dims.act(c, hw);
             let stride = if downsample { 2 } else { 1 };
             // The first conv is 3x3 or a cheaper 1x1 (seed-dependent), keeping H, W.
             let kernel = if rng.percent(25) { 1 } else { 3 };
@@ -133,7 +162,7 @@ pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Resul
         tensor(DType::I64, &[2]),
         &[2, 3],
     )?;
-    let pooled_ty = tensor(DType::F32, &[BATCH, c]);
+    let pooled_ty = tensor(DType::F32, &[dims.batch, c]);
     let pooled = b.op(
         &REDUCE_SUM,
         "head/pool".into(),

@@ -36,19 +36,24 @@ struct Types {
     step: Ty,
 }
 
+/// Attention heads: the `[seq, model]` activations reshape to `[HEADS, seq / HEADS, model]`.
+const HEADS: i64 = 4;
+
 impl Types {
-    fn new() -> Self {
+    /// `d`: the sequence length and model width (64, or 16 with small tensors).
+    fn new(d: i64) -> Self {
         use DType::*;
+        let (ff, part) = (4 * d, d / HEADS);
         Types {
-            act: tensor(F32, &[64, 64]),
-            ff: tensor(F32, &[64, 256]),
-            ff_t: tensor(F32, &[256, 64]),
-            heads: tensor(F32, &[4, 16, 64]),
-            heads_t: tensor(F32, &[4, 64, 16]),
-            scores: tensor(F32, &[4, 16, 16]),
-            scores16: tensor(F16, &[4, 16, 16]),
-            stat: tensor(F32, &[64, 1]),
-            vec: tensor(F32, &[64]),
+            act: tensor(F32, &[d, d]),
+            ff: tensor(F32, &[d, ff]),
+            ff_t: tensor(F32, &[ff, d]),
+            heads: tensor(F32, &[HEADS, part, d]),
+            heads_t: tensor(F32, &[HEADS, d, part]),
+            scores: tensor(F32, &[HEADS, part, part]),
+            scores16: tensor(F16, &[HEADS, part, part]),
+            stat: tensor(F32, &[d, 1]),
+            vec: tensor(F32, &[d]),
             scalar: tensor(F32, &[]),
             step: tensor(I64, &[]),
         }
@@ -94,7 +99,8 @@ pub fn generate<S: Sink>(
     b: &mut Builder<S>,
 ) -> io::Result<()> {
     let mut rng = Rng::new(seed);
-    let t = Types::new();
+    let d: i64 = if style.small_tensors { 16 } else { 64 };
+    let t = Types::new(d);
     b.begin("main", false, &[t.act, t.act], &[t.act, t.step])?;
     let x = b.data("input/tokens".into(), 0)?;
     let label = b.data("input/labels".into(), 1)?;
@@ -103,10 +109,16 @@ pub fn generate<S: Sink>(
     let i32_3 = tensor(DType::I32, &[3]);
     let i64_1 = tensor(DType::I64, &[1]);
     let g = Globals {
-        shape_heads: ints(b, "const/shape_heads".into(), i64_3, &[4, 16, 64])?,
-        shape_act: ints(b, "const/shape_act".into(), i64_2, &[64, 64])?,
+        shape_heads: ints(b, "const/shape_heads".into(), i64_3, &[HEADS, d / HEADS, d])?,
+        shape_act: ints(b, "const/shape_act".into(), i64_2, &[d, d])?,
         perm: ints(b, "const/perm_021".into(), i32_3, &[0, 2, 1])?,
-        scale: splat(b, "const/attn_scale".into(), t.scores, "8.0")?,
+        // sqrt(d), the usual attention scale.
+        scale: splat(
+            b,
+            "const/attn_scale".into(),
+            t.scores,
+            if d == 16 { "4.0" } else { "8.0" },
+        )?,
         lr: splat(b, "const/lr".into(), t.scalar, "0.01")?,
         momentum: splat(b, "const/momentum".into(), t.scalar, "0.9")?,
         lr_vec: splat(b, "const/lr_vec".into(), t.vec, "0.01")?,

@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 use std::io;
 
-use super::splat;
+use super::{splat, square_side, Style};
 use crate::builder::Builder;
 use crate::ops::*;
 use crate::rng::Rng;
@@ -54,10 +54,16 @@ impl Lane {
     }
 }
 
-pub fn generate<S: Sink>(units: u64, seed: u64, b: &mut Builder<S>) -> io::Result<()> {
+pub fn generate<S: Sink>(
+    units: u64,
+    seed: u64,
+    style: Style,
+    b: &mut Builder<S>,
+) -> io::Result<()> {
     let mut rng = Rng::new(seed);
-    let f32t = tensor(DType::F32, &[64, 64]);
-    let f16t = tensor(DType::F16, &[64, 64]);
+    let side = square_side(style);
+    let f32t = tensor(DType::F32, &[side, side]);
+    let f16t = tensor(DType::F16, &[side, side]);
     let args = [f32t, f32t, f32t, f32t, f16t, f16t];
     b.begin("main", false, &args, &[f32t, f16t])?;
     let mut lanes = [

@@ -582,7 +582,7 @@ pub extern "C" fn geSimReport() -> *const c_char {
     r.unwrap_or(std::ptr::null())
 }
 
-/// Simulator only: the node name of the next kernel issued on `stream` (reports of the
+/// Simulator only: the node name of the next kernel or device copy issued on `stream` (reports of the
 /// race detector name both tasks by op type and node). Not part of `ge_acl_subset.h`; a
 /// loader looks it up optionally.
 #[no_mangle]

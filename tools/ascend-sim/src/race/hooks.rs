@@ -3,7 +3,7 @@
 
 use smallvec::SmallVec;
 
-use super::{Names, TaskRecord};
+use super::{Arg, Names, TaskRecord};
 use crate::handles::Id;
 use crate::sim::Sim;
 use crate::task::{CopySource, Task};
@@ -18,7 +18,7 @@ pub fn task_accesses(task: &Task) -> SmallVec<[(u64, u64, bool); 4]> {
             v.extend(k.inputs.iter().map(|o| (o.addr, o.len, false)));
             v.extend(k.outputs.iter().map(|o| (o.addr, o.len, true)));
         }
-        Task::CopyToDevice { dst, src, len } => {
+        Task::CopyToDevice { dst, src, len, .. } => {
             if let CopySource::Device(s) = src {
                 v.push((*s, *len, false));
             }
@@ -43,6 +43,44 @@ pub fn task_accesses(task: &Task) -> SmallVec<[(u64, u64, bool); 4]> {
     v
 }
 
+/// The accesses of `task` (its `task_accesses`) with the role of each: a kernel's inputs
+/// then outputs, a copy's source and destination, and so on.
+fn task_args(task: &Task, acc: &[(u64, u64, bool)]) -> SmallVec<[Arg; 4]> {
+    let inputs = match task {
+        Task::Kernel(k) => k.inputs.len(),
+        _ => 0,
+    };
+    acc.iter()
+        .enumerate()
+        .map(|(n, &(addr, len, write))| {
+            let (role, index) = match task {
+                Task::Kernel(_) if n < inputs => ("input", n),
+                Task::Kernel(_) => ("output", n - inputs),
+                Task::CopyToDevice { .. } | Task::CopyToHost { .. } | Task::Memset { .. } => {
+                    (if write { "destination" } else { "source" }, 0)
+                }
+                Task::LabelSwitch { .. } | Task::Switch { .. } => ("index", n),
+                Task::Collective(_) => (
+                    if write {
+                        "receive buffer"
+                    } else {
+                        "send buffer"
+                    },
+                    0,
+                ),
+                _ => ("operand", n),
+            };
+            Arg {
+                lo: addr,
+                hi: addr.saturating_add(len),
+                write,
+                role,
+                index: index as u32,
+            }
+        })
+        .collect()
+}
+
 impl Sim {
     /// A task of stream `s` starts (collectives: each rank's part).
     pub fn race_start(&mut self, s: Id, task: &Task, from_queue: bool) {
@@ -62,6 +100,7 @@ impl Sim {
         }
         let (op, node) = match task {
             Task::Kernel(k) => (k.op, k.node),
+            Task::CopyToDevice { node, .. } => (NONE, *node),
             _ => (NONE, NONE),
         };
         let t = self.race.task_record(TaskRecord {
@@ -69,6 +108,7 @@ impl Sim {
             kind: task.kind(),
             op,
             node,
+            args: task_args(task, &acc),
         });
         let names = Names {
             ops: &self.op_names,

@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::{json, Value};
+use smallvec::SmallVec;
 
 use crate::handles::{Id, IdMap};
 use crate::task::TaskKind;
@@ -38,6 +39,30 @@ pub struct TaskRecord {
     pub op: u32,
     /// Interned node name given by `geSimSetTaskName`, else `u32::MAX`.
     pub node: u32,
+    /// The device ranges the task touches, in `task_accesses` order, with their roles.
+    pub args: SmallVec<[Arg; 4]>,
+}
+
+/// One device range a task touches: `[lo, hi)`, whether it writes it, and which of the
+/// task's operands it is (`input 1`, `output 0`, `source`, ...), so a report can name
+/// the tensor.
+#[derive(Debug, Clone, Copy)]
+pub struct Arg {
+    pub lo: u64,
+    pub hi: u64,
+    pub write: bool,
+    pub role: &'static str,
+    /// The operand's index among those of its role (kernels: input j, output k).
+    pub index: u32,
+}
+
+impl Arg {
+    fn operand(&self) -> String {
+        match self.role {
+            "input" | "output" => format!("{} {}", self.role, self.index),
+            role => role.to_owned(),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -258,7 +283,7 @@ impl Detector {
         let (lo, hi) = (addr, addr.saturating_add(len));
         if !self.shadow.covers_any(lo, hi) {
             if self.freed_hit(lo, hi) {
-                let second = self.describe(i, task, cx);
+                let second = self.describe(i, task, cx, (lo, hi, write));
                 self.add("use-after-free", None, second, lo, hi, None);
             }
             return;
@@ -300,9 +325,12 @@ impl Detector {
                 }
                 Conflict::Uninitialised { lo, hi } => ("uninitialised-read", None, lo, hi),
             };
-            let first = earlier.map(|e| self.describe(e.stream, e.task, cx));
+            // The earlier side wrote (read-after-write, write-after-write) or read.
+            let earlier_wrote = kind != "write-after-read";
+            let first =
+                earlier.map(|e| self.describe(e.stream, e.task, cx, (lo, hi, earlier_wrote)));
             let event = earlier.map(|e| (e, i));
-            let second = self.describe(i, task, cx);
+            let second = self.describe(i, task, cx, (lo, hi, write));
             self.add(kind, first, second, lo, hi, event);
         }
         self.conflicts = out;
@@ -320,7 +348,10 @@ impl Detector {
             .map(|(_, _, label)| label.to_string())
     }
 
-    fn describe(&self, i: u32, task: u32, cx: &Names) -> Value {
+    /// A task of a report: stream, kind, op type, node name and the operand (`input 1`,
+    /// `output 0`, `source`, ...) whose bytes overlap the race's `(lo, hi)` with the
+    /// access's direction (`write`), for the report to name the tensor.
+    fn describe(&self, i: u32, task: u32, cx: &Names, (lo, hi, write): (u64, u64, bool)) -> Value {
         let stream = self.labels.get(i as usize).cloned().unwrap_or_default();
         if task == HOST_TASK || i == HOST {
             return json!({"stream": "host", "kind": "host call"});
@@ -328,7 +359,16 @@ impl Detector {
         let t = &self.tasks[task as usize];
         let op = cx.ops.get(t.op as usize).map(|s| s.to_string());
         let node = self.names.get(t.node as usize).map(|s| s.to_string());
-        json!({"stream": stream, "kind": t.kind.name(), "op": op, "node": node})
+        let overlaps = |a: &&Arg| a.lo < hi && lo < a.hi;
+        let operand = t
+            .args
+            .iter()
+            .filter(overlaps)
+            .find(|a| a.write == write)
+            .or_else(|| t.args.iter().find(overlaps))
+            .map(Arg::operand);
+        json!({"stream": stream, "kind": t.kind.name(), "op": op, "node": node,
+               "operand": operand})
     }
 
     fn add(
