@@ -117,7 +117,7 @@ fn check_graph_with(
     setup: &Setup,
     min_split_streams: u32,
     compiles: &[&str],
-) {
+) -> Vec<u32> {
     sim_built();
     let mut streams = Vec::new();
     for &options in compiles {
@@ -152,6 +152,7 @@ fn check_graph_with(
             "{name}: the split compile should use many more streams: {streams:?}"
         );
     }
+    streams
 }
 
 /// A graph's text.
@@ -368,6 +369,26 @@ fn control_flow_matches_the_reference() {
         &ONE_RANK,
         0,
         &[""],
+    );
+}
+
+/// While bodies' input copies on the loop's stream (`subgraph-entry-parent`, the default)
+/// and on GE's stream of their own: both match the reference under every schedule, and GE's
+/// streams grow with the loops (about one per While) while the default's do not.
+#[test]
+fn control_flow_body_copies_on_the_parent_stream_match_the_reference() {
+    let source = generated("control-flow", 1000, 1);
+    let name = "ge-gen --family control-flow --ops 1000";
+    let streams = check_graph_with(
+        name,
+        &source,
+        &ONE_RANK,
+        0,
+        &["", "subgraph-entry-parent=false"],
+    );
+    assert!(
+        streams[0] <= 4 && streams[1] >= 20,
+        "{name}: streams with and without the rule: {streams:?}"
     );
 }
 

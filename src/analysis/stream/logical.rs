@@ -21,9 +21,15 @@
 //!   decrement only happens when the pass opened at least one engine block.
 //! * GE iterates candidate and successor sets in pointer order; we use list (PlaceHolder)
 //!   order and topological order.
+//!
+//! One rule goes beyond GE (option `subgraph-entry-parent`, default on): after the topology
+//! pass, a subgraph node fed only by the subgraph's inputs moves onto the parent stream
+//! right before its consumer ([`super::subgraph_entry`]), so While bodies' input copies do
+//! not open one stream per loop.
 
 use super::model::*;
 use super::partition::{partition_graph, EngineSubgraph};
+use super::subgraph_entry;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -63,6 +69,9 @@ pub enum StreamRule {
     SkippedEngineNeighbour,
     /// `OptimizeIneffectiveMultiStream`: moved between adjacent nodes of another stream.
     IneffectiveMultiStream,
+    /// Beyond GE: fed only by the subgraph's inputs, moved onto the parent stream right
+    /// before its consumer ([`super::subgraph_entry`]).
+    SubgraphEntryParent,
     /// Dynamic shape: single stream.
     DynamicSingleStream,
     /// Dynamic shape multi-stream: engine-owned stream.
@@ -95,6 +104,7 @@ impl StreamRule {
             StreamRule::SkippedEngineNoStream => "skipped-engine-no-stream",
             StreamRule::SkippedEngineNeighbour => "skipped-engine-neighbour",
             StreamRule::IneffectiveMultiStream => "ineffective-multi-stream",
+            StreamRule::SubgraphEntryParent => "subgraph-entry-parent",
             StreamRule::DynamicSingleStream => "dynamic-single-stream",
             StreamRule::DynamicEngineStream => "dynamic-engine-stream",
             StreamRule::DynamicMainStream => "dynamic-main-stream",
@@ -392,6 +402,9 @@ impl<'a> State<'a> {
             self.all_reduce_parallel(g);
             self.update_for_skipped_engine(&sgs);
             self.optimize_ineffective_multi_stream(g);
+            if self.opts.subgraph_entry_parent {
+                self.subgraph_entry_parent(g, default_stream);
+            }
         }
         for s in &sgs {
             self.subgraph_infos.push(SubgraphInfo {
@@ -915,6 +928,29 @@ impl<'a> State<'a> {
                     ids.entry(s).or_default().insert(self.topo[n]);
                 }
             }
+        }
+    }
+}
+
+impl State<'_> {
+    /// Beyond GE, after the topology pass: [`super::subgraph_entry`].
+    fn subgraph_entry_parent(&mut self, g: GraphId, parent: StreamId) {
+        let sg = self.sg;
+        let labelled = |n: NodeId| self.labels[n].is_some() || self.users[n].is_some();
+        let pinned = |n: NodeId| {
+            let a = sg.node(n).attrs();
+            labelled(n) || a.new_stream_id.is_some() || a.parallel_group.is_some()
+        };
+        let moves =
+            subgraph_entry::entry_moves(sg, g, parent, &self.stream, &self.topo, labelled, pinned);
+        for m in moves {
+            let detail = format!(
+                "beyond GE: fed only by the subgraph's inputs, moved onto the parent stream \
+                 right before `{}`",
+                self.name(m.consumer)
+            );
+            let d = self.dec.add(StreamRule::SubgraphEntryParent, detail);
+            self.set(m.node, parent, d);
         }
     }
 }

@@ -68,6 +68,7 @@ pub mod model;
 pub mod partition;
 mod sparse;
 pub mod split;
+mod subgraph_entry;
 pub mod summary;
 
 #[cfg(test)]

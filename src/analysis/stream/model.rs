@@ -734,6 +734,9 @@ pub struct StreamOptions {
     pub event_reuse_threshold: u32,
     /// Beyond GE: drop events implied by stream order plus the other events.
     pub minimize_events: bool,
+    /// Beyond GE: a subgraph node fed only by the subgraph's inputs joins the parent
+    /// stream before its consumer (`subgraph_entry`), instead of a stream of its own.
+    pub subgraph_entry_parent: bool,
     /// Bound on the cycle search of the engine partitioner (see `partition`).
     pub partition_search_budget: usize,
 }
@@ -759,6 +762,7 @@ impl Default for StreamOptions {
             max_notifies: MAX_NOTIFY_NUM,
             event_reuse_threshold: EVENT_REUSE_THRESHOLD,
             minimize_events: true,
+            subgraph_entry_parent: true,
             partition_search_budget: 4096,
         }
     }
@@ -854,6 +858,7 @@ impl StreamOptions {
             "max-notifies" => self.max_notifies = narrow(int(value)?)?,
             "event-reuse-threshold" => self.event_reuse_threshold = narrow(int(value)?)?,
             "minimize-events" => self.minimize_events = boolean(value)?,
+            "subgraph-entry-parent" => self.subgraph_entry_parent = boolean(value)?,
             _ => {
                 return Err(StreamError::new(
                     ErrorKind::InvalidOption,

@@ -77,6 +77,7 @@ fn options_json(o: &StreamOptions) -> Value {
         "max_events": o.max_events,
         "max_notifies": o.max_notifies,
         "minimize_events": o.minimize_events,
+        "subgraph_entry_parent": o.subgraph_entry_parent,
     })
 }
 

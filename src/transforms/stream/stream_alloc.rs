@@ -28,8 +28,11 @@
 //! unknown-shape graph), `true` or `false`; `dynamic-multi-stream`
 //! (`ENABLE_DYNAMIC_SHAPE_MULTI_STREAM=1`).
 //!
-//! Beyond GE, `minimize-events` (default **on**) drops the events that stream order plus
-//! the remaining events already imply, after GE's three rules, and after the physical split
+//! Beyond GE, `subgraph-entry-parent` (default **on**) moves a subgraph node fed only by
+//! the subgraph's inputs onto the parent stream before its consumer (one stream per While
+//! body otherwise; `analysis::stream::subgraph_entry`), and `minimize-events` (default
+//! **on**) drops the events that stream order plus the remaining events already imply,
+//! after GE's three rules, and after the physical split
 //! the split events whose cut the other events already order: the synchronisation is the
 //! same, with fewer events (`minimize-events=false` gives GE's event set and ids). The
 //! statistics report GE's count (`num-events-ge`), the transitive-reduction minimum on the
@@ -195,6 +198,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         "beyond GE: drop events implied by stream order and the others",
     ),
     opt(
+        "subgraph-entry-parent",
+        OptionKind::Bool,
+        "true",
+        "beyond GE: a subgraph node fed only by its inputs joins the parent stream",
+    ),
+    opt(
         "partition-budget",
         OptionKind::Int,
         "4096",
@@ -267,6 +276,7 @@ fn config(o: &PassOptions) -> Result<Config, String> {
         "unlimited-stream-depth",
         "dynamic-multi-stream",
         "minimize-events",
+        "subgraph-entry-parent",
     ] {
         opts.set(key, &o.bool(key)?.to_string()).map_err(fail)?;
     }

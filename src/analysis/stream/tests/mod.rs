@@ -7,5 +7,6 @@ mod logical_rules;
 mod partition_rules;
 mod props;
 mod split_rules;
+mod subgraph_entry_rules;
 mod summary_rules;
 mod util;
