@@ -8,7 +8,7 @@ change to the library the plugin can be a build of the sources before it, and th
 artifact was built from beside it (`target/<profile>/<name>.d`, make syntax); an artifact
 older than one of them is stale, which is how cargo itself decides to rebuild.
 
-Usage: freshness.py ARTIFACT...   exit 1 and one line per stale artifact (naming the newest
+Usage: freshness.py [--root DIR] ARTIFACT...   exit 1 and one line per stale artifact (naming the newest
 source that is newer), exit 0 when every artifact is at least as new as its sources.
 """
 
@@ -39,14 +39,19 @@ def sources(dep_file):
     return found
 
 
-def stale_source(artifact):
-    """The newest source newer than `artifact`, or None when it is fresh (or cannot say)."""
+def stale_source(artifact, root=None):
+    """The newest source newer than `artifact`, or None when it is fresh (or cannot say).
+    With `root`, only sources under it count: a dep-info file shared with another checkout
+    (target directories seeded with hard links share it, and cargo rewrites it in place)
+    names that checkout's files, which say nothing about this one."""
     dep_file = dep_info(artifact)
     if dep_file is None or not os.path.exists(artifact):
         return None
     built = os.stat(artifact).st_mtime_ns
     newest = None
     for source in sources(dep_file):
+        if root and not os.path.abspath(source).startswith(os.path.join(root, "")):
+            continue
         try:
             modified = os.stat(source).st_mtime_ns
         except OSError:
@@ -56,17 +61,21 @@ def stale_source(artifact):
     return newest[1] if newest else None
 
 
-def stale_message(artifact):
+def stale_message(artifact, root=None):
     """A sentence saying why `artifact` is stale, or None when it is fresh."""
-    source = stale_source(artifact)
+    source = stale_source(artifact, root)
     if source is None:
         return None
     return (f"{artifact} is older than {source}, one of the sources it is built from: "
             f"rebuild it (test/run.sh builds ge-opt and the plugin)")
 
 
-def main(artifacts):
-    messages = [m for m in map(stale_message, artifacts) if m]
+def main(args):
+    root = None
+    if args[:1] == ["--root"]:
+        root, args = os.path.abspath(args[1]), args[2:]
+    artifacts = args
+    messages = [m for m in (stale_message(a, root) for a in artifacts) if m]
     for message in messages:
         print(f"stale: {message}")
     if not messages:
