@@ -91,6 +91,18 @@ pub fn mark_unchanged() {
     UNCHANGED.with(|flag| flag.set(true));
 }
 
+/// Whether the pass being run has called [`mark_unchanged`] so far.
+pub(crate) fn marked_unchanged() -> bool {
+    UNCHANGED.with(|flag| flag.get())
+}
+
+/// Sets or clears what [`mark_unchanged`] sets, for the pass being run: the pipeline's
+/// chains of our passes (`pipeline::shared`) defer MLIR's verification to the chain's last
+/// pass, and make that one verify when an earlier pass of the chain changed the IR.
+pub(crate) fn set_unchanged(unchanged: bool) {
+    UNCHANGED.with(|flag| flag.set(unchanged));
+}
+
 /// Wraps `pass` into an MLIR pass.
 ///
 /// * `name`: the pass name shown in IR dumps and timing reports (`AscendTopoOrder`);

@@ -11,7 +11,9 @@ use super::{
     statistics::{PassStatistics, Statistic},
     PassInfo,
 };
-use crate::ir::external_pass::{create_pass, PassFailed, PassId, RustPass};
+use crate::ir::external_pass::{
+    create_pass, marked_unchanged, set_unchanged, PassFailed, PassId, RustPass,
+};
 use melior::ir::operation::OperationRefMut;
 use melior::pass::Pass;
 use std::collections::BTreeMap;
@@ -238,6 +240,10 @@ impl<P: RustPass> RustPass for Linked<P> {
         self.share.before_run();
         let result = self.pass.run(operation);
         self.share.after_run();
+        if result.is_ok() {
+            let unchanged = self.share.verify_at_chain_end(marked_unchanged());
+            set_unchanged(unchanged);
+        }
         result
     }
 }

@@ -27,9 +27,20 @@
 //! Slots are per thread: our passes run on the module, on the thread that runs the pass
 //! manager, and the models are not `Send`. A pass run elsewhere finds nothing and reads the
 //! IR.
+//!
+//! The same chains decide where MLIR verifies the IR (`--verify-each`): once, after the
+//! last pass of a chain, instead of after each pass of it ([`ModelShare::verify_at_chain_end`]).
+//! A pass of the chain that changed the IR tells MLIR it did not (it preserved all
+//! analyses), so the verifier is skipped, and notes that the chain has unverified changes;
+//! the chain's last pass then reports a change whatever it did, so MLIR verifies the
+//! module and drops every analysis it holds. The passes in between are ours and use no MLIR
+//! analysis; they only read what the passes before them wrote. A verification is a walk of
+//! the whole module that asks MLIR's attribute uniquer for every op's discardable
+//! attributes again, about a tenth of parsing the module each time. Upstream steps and
+//! nested pipelines end a chain, so MLIR verifies before any of them runs.
 
 use std::any::Any;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -52,6 +63,8 @@ type KeptModel = (u32, Box<dyn Any>);
 thread_local! {
     /// chain -> (the step that kept the model, the model).
     static SLOTS: RefCell<HashMap<u64, KeptModel>> = RefCell::new(HashMap::new());
+    /// The chain whose passes so far changed the IR without MLIR verifying it (0: none).
+    static UNVERIFIED: Cell<u64> = const { Cell::new(0) };
 }
 
 static NEXT_CHAIN: AtomicU64 = AtomicU64::new(1);
@@ -107,6 +120,29 @@ impl ModelShare {
                     .insert(self.chain, (self.step, Box::new(model)))
             });
         }
+    }
+
+    /// After the pass succeeded: whether MLIR is to be told that it left the IR unchanged
+    /// (and so skip its verification), given whether it did (`unchanged`). A pass followed
+    /// by another of its chain defers the verification of what it changed; the chain's
+    /// last pass has MLIR verify when any pass of the chain changed the IR. Unlinked
+    /// passes, and chains of one, answer `unchanged`.
+    pub(crate) fn verify_at_chain_end(&self, unchanged: bool) -> bool {
+        if self.chain == 0 {
+            return unchanged;
+        }
+        UNVERIFIED.with(|pending| {
+            // Changes of a chain that stopped (a failed pass, the next input of
+            // `--split-input-file`) are not this run's: the run starts at its first step.
+            let mine = self.from_previous && pending.get() == self.chain;
+            if self.to_next {
+                pending.set(if mine || !unchanged { self.chain } else { 0 });
+                true
+            } else {
+                pending.set(0);
+                unchanged && !mine
+            }
+        })
     }
 
     /// Before the pass runs: only a model the step just before kept may stay.
@@ -204,6 +240,60 @@ mod tests {
         run(&steps[2], |s| s.keep(3u32));
         run(&steps[0], |s| s.keep(4u64));
         run(&steps[1], |s| assert_eq!(s.take::<u32>(), None));
+    }
+
+    /// Runs `steps` in order, each changing the IR or not; what each tells MLIR.
+    fn verification(steps: &[ModelShare], changes: &[bool]) -> Vec<bool> {
+        steps
+            .iter()
+            .zip(changes)
+            .map(|(step, &changed)| step.verify_at_chain_end(!changed))
+            .collect()
+    }
+
+    #[test]
+    fn the_chain_is_verified_once_after_its_last_pass() {
+        let steps = chain(4);
+        // A change in the middle: only the last pass has MLIR verify, though it changed
+        // nothing itself (a checker).
+        assert_eq!(
+            verification(&steps, &[false, true, false, false]),
+            [true, true, true, false]
+        );
+        // Nothing changed: nothing to verify.
+        assert_eq!(
+            verification(&steps, &[false, false, false, false]),
+            [true, true, true, true]
+        );
+        // The last pass's own change is verified as any pass's.
+        assert_eq!(
+            verification(&steps, &[false, false, false, true]),
+            [true, true, true, false]
+        );
+    }
+
+    #[test]
+    fn a_stopped_chain_leaves_nothing_to_verify_for_the_next_run() {
+        let steps = chain(3);
+        // Step 0 changed the IR, step 1 failed (it never asks): the next input starts over.
+        assert_eq!(verification(&steps[..1], &[true]), [true]);
+        assert_eq!(
+            verification(&steps, &[false, false, false]),
+            [true, true, true]
+        );
+        // Another chain's pending changes are not this one's.
+        let other = chain(2);
+        assert_eq!(verification(&other[..1], &[true]), [true]);
+        assert_eq!(verification(&steps[1..], &[false, false]), [true, true]);
+    }
+
+    #[test]
+    fn unlinked_passes_and_chains_of_one_verify_as_they_changed() {
+        let alone = chain(1);
+        assert_eq!(verification(&alone, &[true]), [false]);
+        assert_eq!(verification(&alone, &[false]), [true]);
+        assert!(!ModelShare::NONE.verify_at_chain_end(false));
+        assert!(ModelShare::NONE.verify_at_chain_end(true));
     }
 
     #[test]

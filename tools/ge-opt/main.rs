@@ -104,15 +104,17 @@ struct Cli {
     #[arg(long)]
     mlir_disable_threading: bool,
 
-    /// Verify the IR after every pass (`--verify-each=false` skips it; the input is verified
-    /// when parsed either way)
+    /// Verify the IR after every pass, or once after a run of consecutive passes of ours
+    /// while they hand their models on (`--verify-each=false` skips it; the input is
+    /// verified when parsed either way)
     #[arg(long, value_name = "BOOL", default_value_t = true, num_args = 0..=1,
           default_missing_value = "true", action = clap::ArgAction::Set)]
     verify_each: bool,
 
     /// Let consecutive passes of ours hand their models on instead of each reading the IR
-    /// again (`--share-models=false` reads it in every pass: the output is the same, only
-    /// slower; for checking exactly that)
+    /// again, with MLIR verifying after the last of them (`--share-models=false` reads it
+    /// and verifies in every pass: the output is the same, only slower; for checking exactly
+    /// that)
     #[arg(long, value_name = "BOOL", default_value_t = true, num_args = 0..=1,
           default_missing_value = "true", action = clap::ArgAction::Set)]
     share_models: bool,
