@@ -544,7 +544,13 @@ pub fn overfull_streams(
     }
     let mut points: BTreeMap<StreamId, BTreeSet<Result<NodeId, &str>>> = BTreeMap::new();
     for (n, node) in sg.nodes().iter().enumerate() {
-        let syncs = !table.sends(n).is_empty() || !table.recvs(n).is_empty();
+        // Syncs of its own, not the split's events (an empty node that stayed on a stream
+        // may become a split's sender).
+        let syncs = table
+            .sends(n)
+            .iter()
+            .chain(table.recvs(n))
+            .any(|&i| table.recs[i].origin != EventOrigin::StreamSplit);
         let empty = |attached| {
             !node.is(NodeKind::STREAM_ACTIVE) && !syncs && own_tasks(node, attached) == 0
         };
