@@ -286,8 +286,8 @@ fn coverage(g: &MemGraph, view: &PlanView, report: &mut Report) -> bool {
     ok
 }
 
-/// 8. Every `reuse_input_index` claim agrees with the offsets on where the memory is (in
-/// the workspace or not); the lists are known to be complete.
+/// Check 8: every `reuse_input_index` claim agrees with the offsets on where the memory is
+/// (in the workspace or not); the lists are known to be complete.
 fn reuse_claims(g: &MemGraph, view: &PlanView, report: &mut Report) {
     for n in g.all_nodes() {
         let node = g.node(n);
