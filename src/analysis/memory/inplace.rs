@@ -11,7 +11,15 @@
 //!    node): those bytes must survive;
 //! 3. **write conflict** ([`Rejection::ContinuousOutput`], [`Rejection::VariableOutput`]):
 //!    a node with continuous or no-padding continuous outputs reuses nothing, nor does an
-//!    output that aliases a variable (`ref_var_src_var_name`);
+//!    output that aliases a variable: one with `ref_var_src_var_name`, or one whose symbol
+//!    holds a Variable-like node's output (a ref output of a variable: `ApplyMomentum`'s
+//!    `var`, `Assign`'s `ref`). GE gives the latter the attribute itself
+//!    (VariablePrepareOpPass puts a VariableRef after the last writer of a variable,
+//!    VariableRefDeleteOpPass moves its name onto that writer's output desc) before
+//!    `RemoveOutRwConflicts` reads it; this pipeline has no VariableRef, so the symbol
+//!    says it. Such an output lives at the variable's address (the plan writes
+//!    `output_offset = -1`), so a reuse claim would disagree with the offsets. Data and
+//!    Const outputs (a subgraph's Data included) are not variables and are left alone;
 //! 4. **symbol conflict** ([`Rejection::SameSymbol`], [`Rejection::LayoutConflict`]): an
 //!    input already sharing the output's symbol needs no merge; otherwise the two symbols are
 //!    merged in a dry run (input symbol's anchors, then the output symbol's: GE's
@@ -46,7 +54,8 @@ pub enum Rejection {
     ReadOnlyInput { source: NodeId },
     /// The node has continuous or no-padding continuous outputs.
     ContinuousOutput,
-    /// The output aliases a variable (`ref_var_src_var_name`).
+    /// The output aliases a variable (`ref_var_src_var_name`, or its symbol holds a
+    /// Variable-like output: a ref output of a variable).
     VariableOutput,
     /// The input already shares the output's memory.
     SameSymbol,
@@ -171,13 +180,17 @@ pub fn plan_inplace(g: &mut MemGraph, opts: LayoutOptions) -> Result<InplacePlan
     let cap = symbols.iter().map(|s| s.0 as usize + 1).max().unwrap_or(0);
     let nodes = g.all_nodes();
     // 1. Read-only symbols: the outputs of Data, Variable and Const nodes.
+    // Variable symbols: the memory of a Variable-like output (where a ref output of it
+    // lives).
     let mut read_only: Vec<Option<NodeId>> = vec![None; cap];
+    let mut variable = vec![false; cap];
     for &n in &nodes {
         let s = g.node(n).sem;
         if s.data_like || s.var_like || s.const_like {
             for o in 0..g.node(n).outputs.len() as u32 {
                 if let Some(sym) = symbols.symbol_of(Anchor::output(n, o)) {
                     read_only[sym.0 as usize].get_or_insert(n);
+                    variable[sym.0 as usize] |= s.var_like;
                 }
             }
         }
@@ -206,12 +219,12 @@ pub fn plan_inplace(g: &mut MemGraph, opts: LayoutOptions) -> Result<InplacePlan
                 if s.continuous_output || s.nopad_continuous_output {
                     return Err(Rejection::ContinuousOutput);
                 }
-                if out.ref_var_src.is_some() {
-                    return Err(Rejection::VariableOutput);
-                }
                 let sout = symbols
                     .symbol_of(Anchor::output(n, o))
                     .ok_or(Rejection::NoSymbol)?;
+                if out.ref_var_src.is_some() || variable[sout.0 as usize] {
+                    return Err(Rejection::VariableOutput);
+                }
                 if sin == sout {
                     return Err(Rejection::SameSymbol);
                 }

@@ -21,6 +21,10 @@
 //!    members may overlap each other.
 //! 7. **Streams**: memory reused by a symbol was last used, on every other stream, by a node
 //!    ordered before the new symbol's writers (a data, control, stream-order or event path).
+//! 8. **Reuse claims**: an output with `reuse_input_index = i` lives where input `i` does:
+//!    both in the workspace or both outside it (`-1`, e.g. variable memory). An in-place
+//!    claim on an output in variable memory, beside an input in the workspace, is what
+//!    the claim and the offsets disagreeing looks like.
 //!
 //! Lifetimes and sizes are computed here from the graph: a symbol lives from the first to
 //! the last position of its anchors on the [`Timeline`] and holds its largest tensor.
@@ -99,6 +103,7 @@ pub fn verify_plan(
     if !coverage(g, view, &mut report) {
         return Ok(report); // the other checks index the lists
     }
+    reuse_claims(g, view, &mut report);
     let at = |a: Anchor| -> i64 {
         match a {
             Anchor::In(p) => view.inputs[p.node.0 as usize][p.index as usize],
@@ -279,6 +284,34 @@ fn coverage(g: &MemGraph, view: &PlanView, report: &mut Report) -> bool {
         }
     }
     ok
+}
+
+/// Check 8: every `reuse_input_index` claim agrees with the offsets on where the memory is
+/// (in the workspace or not); the lists are known to be complete.
+fn reuse_claims(g: &MemGraph, view: &PlanView, report: &mut Report) {
+    for n in g.all_nodes() {
+        let node = g.node(n);
+        for (o, out) in node.outputs.iter().enumerate() {
+            let Some(i) = out.reuse_input else { continue };
+            let Some(&inp) = view.inputs[n.0 as usize].get(i as usize) else {
+                continue;
+            };
+            let outp = view.outputs[n.0 as usize][o];
+            if (outp < 0) != (inp < 0) {
+                report.add(Finding {
+                    node: n,
+                    message: format!(
+                        "`{}` output {o} claims the memory of input {i} (reuse_input_index) \
+                         but is at {} while input {i} is at {}",
+                        node.name,
+                        show(outp),
+                        show(inp)
+                    ),
+                    other: None,
+                });
+            }
+        }
+    }
 }
 
 fn contiguity(g: &MemGraph, group: &Group, at: &impl Fn(Anchor) -> i64, report: &mut Report) {

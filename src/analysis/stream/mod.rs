@@ -182,18 +182,50 @@ pub fn allocate(
     } else {
         let before = table.recs.len();
         let base = table.next_id(SyncKind::Event);
-        let s = split::split_streams(
-            sg,
-            order,
-            &logical.labels,
-            opts,
-            logical.main_stream_num,
-            &mut stream_num,
-            &mut stream,
-            &mut attached,
-            &mut table,
-            &mut act,
-        )?;
+        // The walk decides on its own counts; the final recount (what the lowering emits)
+        // decides. A stream over its limit retries the walk with that margin less.
+        let saved = (
+            stream.clone(),
+            attached.clone(),
+            table.clone(),
+            act.clone(),
+            stream_num,
+        );
+        let mut tighten = 0;
+        let s = loop {
+            let s = split::split_streams(
+                sg,
+                order,
+                &logical.labels,
+                opts,
+                logical.main_stream_num,
+                &mut stream_num,
+                &mut stream,
+                &mut attached,
+                &mut table,
+                &mut act,
+                tighten,
+            )?;
+            let counts = split::physical_task_counts(
+                sg,
+                &stream,
+                &attached,
+                &logical.attached,
+                &table,
+                &act,
+            );
+            let usable = split::usable_tasks(s.max_task);
+            let excess = split::overfull_streams(sg, &stream, &attached, &table, &counts, usable)
+                .iter()
+                .map(|&(_, t)| t - usable)
+                .max()
+                .unwrap_or(0);
+            if excess <= 0 || tighten >= 8 || usable - tighten - excess < 4 {
+                break s;
+            }
+            tighten += excess;
+            (stream, attached, table, act, stream_num) = saved.clone();
+        };
         prune_implied_cuts(
             order,
             &logical.stream,
@@ -212,6 +244,33 @@ pub fn allocate(
         }
         s
     };
+    let mut split = split;
+    if split.applied {
+        // The final recount, as `--lower-to-tasks` emits the tasks: a stream over its usable
+        // limit that a split could have made smaller is an error, never a result.
+        split.stream_tasks =
+            split::physical_task_counts(sg, &stream, &attached, &logical.attached, &table, &act);
+        let usable = split::usable_tasks(split.max_task);
+        let overfull =
+            split::overfull_streams(sg, &stream, &attached, &table, &split.stream_tasks, usable);
+        if let Some(&(s, t)) = overfull.first() {
+            let culprit = order.iter().rev().find(|&&n| stream[n] == s);
+            let e = StreamError::new(
+                ErrorKind::Split,
+                format!(
+                    "physical stream {s} would hold {t} tasks, more than the {usable} a stream of \
+                     {} tasks holds beside GE's {RESERVED_TASK_NUM} reserved ones: no split \
+                     point fits (labels, first-active nodes and subgraph boundaries add tasks \
+                     to their parent's stream)",
+                    split.max_task
+                ),
+            );
+            return Err(match culprit {
+                Some(&n) => e.at(&sg.node(n).name),
+                None => e,
+            });
+        }
+    }
     let cuts = table
         .recs
         .iter()
@@ -423,6 +482,17 @@ pub fn check(sg: &StreamGraph, alloc: &Allocation, deps: &[(NodeId, NodeId)]) ->
             sg.node(r.recv).name
         ));
     }
+    // Dependencies across a subgraph boundary (into a subgraph from its parent's inputs, out
+    // of it to its parent's consumers) reduce to dependencies of the control-flow parent,
+    // which are checked: the lowering activates a subgraph's other streams after the
+    // parent's inputs are ready and joins them before the parent's consumers run, and the
+    // event clocks model neither activation nor join.
+    let deps: Vec<(NodeId, NodeId)> = deps
+        .iter()
+        .copied()
+        .filter(|&(u, v)| sg.node(u).graph == sg.node(v).graph)
+        .collect();
+    let deps = &deps[..];
     for (u, v) in clocks::uncovered(order, &physical, &alloc.syncs, deps, true) {
         problems.push(format!(
             "dependency {} -> {} (physical streams {} -> {}) is not covered after the split",

@@ -37,7 +37,7 @@ use crate::{
     dialect::{op_table, semantics, OpDef, Trait},
     ir::{
         graph::missing_root,
-        ops::{ctrl_type, OpKey},
+        ops::{self, ctrl_type, OpKey},
     },
 };
 use melior::ir::{
@@ -706,6 +706,8 @@ impl<'c> Caches<'c> {
             .any(|t| def.has_trait(t));
             if !def.row.subgraph_attrs.is_empty() || !def.row.subgraph_list_attrs.is_empty() {
                 info.subgraphs = semantics::subgraph_symbols(&op);
+                info.attrs.task_count =
+                    Some(control_flow_tasks(def, generic, op, info.subgraphs.len()));
             }
         }
         info.ge_type = if ge_type.is_empty() {
@@ -930,4 +932,47 @@ fn string_value<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<&'c str> {
     StringAttribute::try_from(attr)
         .ok()
         .and_then(crate::ir::string_value)
+}
+
+/// The tasks `--lower-to-tasks` puts on a functional control-flow node's own stream, for the
+/// physical split's count (GE counts its label nodes and SubgraphPass copies as nodes):
+/// the labels (If: switch, three LabelSets, a goto; Case of k > 1 branches: a switch, k + 1
+/// LabelSets, k - 1 gotos; While: LabelSet cond and body, switch, goto, LabelSet exit), the
+/// predicate's conversion to int32 unless it is an int32 scalar, and as a bound the copies
+/// the memory plan may ask for at the boundaries (into each subgraph's inputs and out of
+/// its outputs; a While also copies into and back to its loop variables): the plan runs
+/// after the split, so the split counts each possible copy.
+fn control_flow_tasks(def: &OpDef, generic: bool, op: OperationRef, subgraphs: usize) -> i64 {
+    let kept = if generic {
+        0
+    } else {
+        def.inputs
+            .iter()
+            .take_while(|g| g.arity == crate::dialect::Arity::Single)
+            .count()
+    };
+    let operands = ops::num_data_operands(op);
+    let args = operands.saturating_sub(kept) as i64;
+    let outs = ops::data_results(op).len() as i64;
+    let k = subgraphs as i64;
+    let int32_scalar = || {
+        ops::data_operands(op).first().is_some_and(|v| {
+            let t = v.r#type().to_string();
+            t == "tensor<i32>" || t == "tensor<ui32>"
+        })
+    };
+    let boundary = k * (args + outs);
+    if def.has_trait(Trait::WhileFamily) {
+        5 + 1 + 2 * args + boundary
+    } else if def.has_trait(Trait::Conditional) && def.has_trait(Trait::Case) {
+        if k > 1 {
+            2 * k + 1 + i64::from(!int32_scalar()) + boundary
+        } else {
+            boundary
+        }
+    } else if def.has_trait(Trait::Conditional) {
+        5 + i64::from(!int32_scalar()) + boundary
+    } else {
+        boundary
+    }
 }

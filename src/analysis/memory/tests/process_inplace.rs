@@ -169,3 +169,47 @@ fn buffer_fusion_holds_vacuously_without_inputs_as_in_ge() {
         "no input, so no pair, but no error either"
     );
 }
+
+/// `v (src_type) -> Assign.ref`, `x -> a -> Assign.value`, the output offered input 1.
+fn assign_into(src_type: &str) -> (MemGraph, NodeId) {
+    let mut b = B::new();
+    let v = b.src("v", src_type);
+    let x = b.src("x", "Data");
+    let a = b.reader("a", 1);
+    let n = b.assign("asg");
+    b.e(x, 0, a, 0);
+    b.e(v, 0, n, 0);
+    b.e(a, 0, n, 1);
+    b.net_output(ROOT, &[(n, 0)]);
+    typed(&mut b.g, &[4]);
+    b.g.node_mut(n).outputs[0].inplace_input = Some(1);
+    (b.g, n)
+}
+
+/// A ref output of a variable is the variable (GE's VariableRefDeleteOpPass names it in
+/// `ref_var_src_var_name`, and ProcessInplace drops the candidate): no reuse claim, so
+/// `reuse_input_index` cannot disagree with its `output_offset = -1`.
+#[test]
+fn a_ref_output_of_a_variable_reuses_no_other_input() {
+    for ty in ["Variable", "VariableV2", "RefData"] {
+        let (mut g, n) = assign_into(ty);
+        let plan = plan_inplace(&mut g, LayoutOptions::default()).unwrap();
+        assert_eq!(plan.decisions.len(), 1, "{ty}");
+        assert_eq!(plan.decisions[0].node, n);
+        assert_eq!(
+            plan.decisions[0].verdict,
+            Err(Rejection::VariableOutput),
+            "{ty}"
+        );
+        assert_eq!(plan.accepted().count(), 0);
+    }
+}
+
+/// The rule is about variables only: a ref output of a Data (a subgraph's placeholder of
+/// its parent's input is one) is not a variable, and is not refused for it.
+#[test]
+fn a_ref_output_of_a_data_is_not_a_variable_output() {
+    let (mut g, _) = assign_into("Data");
+    let plan = plan_inplace(&mut g, LayoutOptions::default()).unwrap();
+    assert_ne!(plan.decisions[0].verdict, Err(Rejection::VariableOutput));
+}

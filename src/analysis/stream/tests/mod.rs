@@ -6,6 +6,7 @@ mod event_rules;
 mod logical_rules;
 mod partition_rules;
 mod props;
+mod split_props;
 mod split_rules;
 mod subgraph_entry_rules;
 mod summary_rules;

@@ -122,7 +122,9 @@ fn random_options(seed: u64) -> StreamOptions {
     o.memory_priority = rng.chance(20);
     o.use_notify = rng.chance(15);
     if rng.chance(30) {
-        o.max_task_normal = 30 + rng.below(6) as i64;
+        // Small limits that still hold a node with its Sends and Recvs (a Recv is two
+        // tasks) beside the Send and Recv of a split.
+        o.max_task_normal = 45 + rng.below(8) as i64;
     }
     o
 }
