@@ -39,8 +39,8 @@
 //! every later pass (`--mem-assign` gives them one offset).
 
 use super::layout::{ctrl_node_subgraph_has_conflict, LayoutFacts, LayoutOptions};
-use super::model::{MemError, MemGraph, NodeId, ROOT};
 use super::mem_plan::{Order, StreamInfo, Timeline};
+use super::model::{MemError, MemGraph, NodeId, ROOT};
 use super::symbols::Anchor;
 use std::cell::OnceCell;
 use std::fmt;

@@ -87,8 +87,7 @@ pub fn stream_info(m: &IrModel) -> StreamInfo {
             continue;
         };
         if let Some(s) = ops::int_attr(op, STREAM_ID) {
-            info.stream[i] =
-                StreamInfo::task_stream(Some(s), ops::int_attr(op, LOGIC_STREAM_ID));
+            info.stream[i] = StreamInfo::task_stream(Some(s), ops::int_attr(op, LOGIC_STREAM_ID));
             any = true;
         }
         let (notify, send) = match node.ty.as_str() {

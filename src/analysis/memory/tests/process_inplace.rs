@@ -5,9 +5,9 @@
 
 use super::support::B;
 use crate::analysis::memory::inplace::{plan_inplace, plan_inplace_on, Rejection};
-use crate::analysis::memory::mem_plan::StreamInfo;
 use crate::analysis::memory::io_offset::{plan_io_offsets, IoAttrs, IoRule, Offsets};
 use crate::analysis::memory::layout::LayoutOptions;
+use crate::analysis::memory::mem_plan::StreamInfo;
 use crate::analysis::memory::model::{DType, MemGraph, NodeId, TensorDesc, ROOT};
 use crate::analysis::memory::symbols::{Anchor, Symbols};
 
@@ -131,7 +131,9 @@ fn a_reader_of_the_input_through_an_alias_after_the_node_forbids_the_reuse() {
         plan.decisions[0].verdict,
         Err(Rejection::ReadLater { reader: other })
     );
-    assert!(plan.decisions[0].describe(&g).contains("`other` reads the same memory"));
+    assert!(plan.decisions[0]
+        .describe(&g)
+        .contains("`other` reads the same memory"));
     assert_eq!(plan.accepted().count(), 0, "{:?}", m);
 }
 
