@@ -21,11 +21,20 @@
 //!    `output_offset = -1`), so a reuse claim would disagree with the offsets. Data and
 //!    Const outputs (a subgraph's Data included) are not variables and are left alone;
 //! 4. **symbol conflict** ([`Rejection::SameSymbol`], [`Rejection::LayoutConflict`]): an
-//!    input already sharing the output's symbol needs no merge; otherwise the two symbols are
-//!    merged in a dry run (input symbol's anchors, then the output symbol's: GE's
-//!    `ConstructSingleNodeSymbolTable`) and the merged symbol is checked with the
-//!    layout-conflict table and checkers (GE `IsGraphExistMemConflictSymbol`,
-//!    [`LayoutFacts::find_conflicts`]); a conflict rejects;
+//!    input already sharing the output's symbol needs no merge; otherwise (after the alias
+//!    readers below) the two symbols are merged in a dry run (input symbol's anchors, then
+//!    the output symbol's: GE's `ConstructSingleNodeSymbolTable`) and the merged symbol is
+//!    checked with the layout-conflict table and checkers (GE
+//!    `IsGraphExistMemConflictSymbol`, [`LayoutFacts::find_conflicts`]); a conflict rejects.
+//!    **Alias readers** ([`Rejection::ReadLater`], ours): every other reader of the input's
+//!    symbol (every alias: a Reshape shares its input's memory, so the readers of `a` and of
+//!    `Reshape(a)` read one buffer) must have run before the node: earlier on the timeline
+//!    and, with streams, ordered before it ([`super::mem_plan::Order`], the memory plan's
+//!    reuse rule), else the node would overwrite a value still to be read. GE tests only
+//!    the direct edge (InplaceSupportCheckPass: the producer has one consumer;
+//!    `GetSupportInplaceOutput`: the node is the producer's last consumer on its stream),
+//!    which suffices there because ReshapeRemovePass deletes static Reshapes earlier in the
+//!    same pass run; ours keeps them as no-task aliases;
 //! 5. **one reuse per input** ([`Rejection::InputTaken`]): an input already chosen by an
 //!    earlier output of the node is not chosen again.
 //!
@@ -38,8 +47,10 @@
 //! every later pass (`--mem-assign` gives them one offset).
 
 use super::layout::{ctrl_node_subgraph_has_conflict, LayoutFacts, LayoutOptions};
+use super::mem_plan::{Order, StreamInfo, Timeline};
 use super::model::{MemError, MemGraph, NodeId, ROOT};
 use super::symbols::Anchor;
+use std::cell::OnceCell;
 use std::fmt;
 
 /// Why a candidate is not reused in place.
@@ -52,6 +63,9 @@ pub enum Rejection {
     },
     /// The input's memory is a Data, Variable or Const output (this node's).
     ReadOnlyInput { source: NodeId },
+    /// Another reader of the input's memory (through an alias too) is not ordered before
+    /// the node: the write would clobber what it reads.
+    ReadLater { reader: NodeId },
     /// The node has continuous or no-padding continuous outputs.
     ContinuousOutput,
     /// The output aliases a variable (`ref_var_src_var_name`, or its symbol holds a
@@ -76,6 +90,7 @@ impl Rejection {
         match self {
             Rejection::SizeMismatch { .. } => "size",
             Rejection::ReadOnlyInput { .. } => "read-only-input",
+            Rejection::ReadLater { .. } => "read-later",
             Rejection::ContinuousOutput => "continuous-output",
             Rejection::VariableOutput => "variable-output",
             Rejection::SameSymbol => "same-symbol",
@@ -134,6 +149,12 @@ impl fmt::Display for Why<'_> {
                 "read conflict: the input is the memory of `{}`, a Data/Variable/Const output",
                 self.0.node(*source).name
             ),
+            Rejection::ReadLater { reader } => write!(
+                f,
+                "read conflict: `{}` reads the same memory (through an alias) and is not \
+                 ordered before this node",
+                self.0.node(*reader).name
+            ),
             Rejection::ContinuousOutput => {
                 f.write_str("write conflict: the node has continuous outputs")
             }
@@ -173,10 +194,24 @@ impl InplacePlan {
     }
 }
 
-/// Decides in-place reuse on `g` (see the module doc). `opts` are the layout pass's options
-/// (they change what the checkers decide).
+/// Decides in-place reuse on `g` without streams (one execution order); see
+/// [`plan_inplace_on`].
 pub fn plan_inplace(g: &mut MemGraph, opts: LayoutOptions) -> Result<InplacePlan, MemError> {
+    plan_inplace_on(g, opts, &StreamInfo::none())
+}
+
+/// Decides in-place reuse on `g` (see the module doc) whose ops run on `streams`. `opts` are
+/// the layout pass's options (they change what the checkers decide).
+pub fn plan_inplace_on(
+    g: &mut MemGraph,
+    opts: LayoutOptions,
+    streams: &StreamInfo,
+) -> Result<InplacePlan, MemError> {
+    g.normalize();
     let symbols = super::mem_plan::plan_symbols(g);
+    // Built on the first candidate whose memory has other readers (rare: aliases).
+    let timeline: OnceCell<Timeline> = OnceCell::new();
+    let order: OnceCell<Result<Order, MemError>> = OnceCell::new();
     let cap = symbols.iter().map(|s| s.0 as usize + 1).max().unwrap_or(0);
     let nodes = g.all_nodes();
     // 1. Read-only symbols: the outputs of Data, Variable and Const nodes.
@@ -227,6 +262,26 @@ pub fn plan_inplace(g: &mut MemGraph, opts: LayoutOptions) -> Result<InplacePlan
                 }
                 if sin == sout {
                     return Err(Rejection::SameSymbol);
+                }
+                let mut readers = symbols
+                    .anchors(sin)
+                    .filter(|a| a.is_input() && a.node() != n)
+                    .map(|a| a.node())
+                    .peekable();
+                if readers.peek().is_some() {
+                    let timeline = timeline.get_or_init(|| Timeline::new(g));
+                    let order = order
+                        .get_or_init(|| Order::new(g, timeline, streams))
+                        .as_ref()
+                        .map_err(|e| Rejection::LayoutConflict {
+                            reason: e.message.clone(),
+                        })?;
+                    let (start, _) = timeline.span(n);
+                    for r in readers {
+                        if timeline.span(r).1 >= start || !order.before(r, n) {
+                            return Err(Rejection::ReadLater { reader: r });
+                        }
+                    }
                 }
                 let merged: Vec<Anchor> =
                     symbols.anchors(sin).chain(symbols.anchors(sout)).collect();

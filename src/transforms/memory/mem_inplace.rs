@@ -1,6 +1,7 @@
 //! `--mem-inplace`: GE's ProcessInplace (spec 3.4, notes B.17): outputs marked by
 //! `--inplace-support-check` (`_inplace_support_input_index`) reuse their input's memory
-//! unless a size, read, write or symbol conflict forbids it. An accepted reuse is written
+//! unless a size, read, write or symbol conflict forbids it (a read conflict includes a
+//! reader of the input's memory, through an alias, that is not ordered before the node). An accepted reuse is written
 //! as GE's `reuse_input_index` on the op (an int for a single-output op, else one entry per
 //! output, -1 = none), which every later pass reads as "this output shares that input's
 //! symbol": `--mem-assign` then gives both one offset. With `remarks=true` each candidate's
@@ -12,13 +13,13 @@ use super::{
     attr_batch::AttrBatch,
     check_module, keep_model,
     model_from_ir::{IrModel, INPLACE_SUPPORT_INPUT_INDEX, REUSE_INPUT_INDEX},
-    plan_attrs::has_marked_op,
+    plan_attrs::{has_marked_op, stream_info},
     shared_or_built, FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION,
     PHYSICAL_MEMORY_REFRESHABLE_OPTION, REMARKS_OPTION, ROOT_OPTION,
 };
 use crate::{
     analysis::memory::{
-        inplace::{plan_inplace, InplacePlan},
+        inplace::{plan_inplace_on, InplacePlan},
         layout::LayoutOptions,
         model::NodeId,
     },
@@ -47,9 +48,10 @@ pub const OPTIONS: &[OptionSpec] = &[
 static ID: PassId = PassId::new();
 
 /// The rejection kinds counted, with their statistic names.
-const REJECTIONS: [(&str, &str); 9] = [
+const REJECTIONS: [(&str, &str); 10] = [
     ("size", "num-rejected-size"),
     ("read-only-input", "num-rejected-read-only-input"),
+    ("read-later", "num-rejected-read-later"),
     ("continuous-output", "num-rejected-continuous-output"),
     ("variable-output", "num-rejected-variable-output"),
     ("same-symbol", "num-rejected-same-symbol"),
@@ -137,7 +139,8 @@ impl MemInplace {
         model: &mut IrModel<'c, '_>,
         batch: &mut AttrBatch<'c>,
     ) -> Result<(), PassFailed> {
-        let plan = plan_inplace(&mut model.graph, self.layout).map_err(|e| {
+        let streams = stream_info(model);
+        let plan = plan_inplace_on(&mut model.graph, self.layout, &streams).map_err(|e| {
             emit_error(
                 model.location(e.node),
                 &format!("{}: {}", self.flag, e.message),

@@ -11,7 +11,8 @@
 //!   `output_reuse_input_mem_indexes` (`"in,out|in,out"`, GE's option format) when model
 //!   outputs are user inputs.
 //!
-//! Read from `--stream-alloc`'s output: `stream_id` per op, Send/Recv pairs by `event_id`
+//! Read from `--stream-alloc`'s output: `stream_id` per op (none where `_logic_stream_id` is
+//! -1: a source that runs no task, see `StreamInfo::task_stream`), Send/Recv pairs by `event_id`
 //! (SendNotify/RecvNotify by `notify_id`).
 
 use super::model_from_ir::IrModel;
@@ -29,6 +30,7 @@ pub const OUTPUT_MEMORY: &str = "ascend.output_memory";
 pub const MEMORY_SIZE: &str = "memory_size";
 pub const OUTPUT_REUSE_INPUT_MEM_INDEXES: &str = "output_reuse_input_mem_indexes";
 pub const STREAM_ID: &str = "stream_id";
+pub const LOGIC_STREAM_ID: &str = "_logic_stream_id";
 pub const EVENT_ID: &str = "event_id";
 pub const NOTIFY_ID: &str = "notify_id";
 
@@ -85,7 +87,7 @@ pub fn stream_info(m: &IrModel) -> StreamInfo {
             continue;
         };
         if let Some(s) = ops::int_attr(op, STREAM_ID) {
-            info.stream[i] = Some(s);
+            info.stream[i] = StreamInfo::task_stream(Some(s), ops::int_attr(op, LOGIC_STREAM_ID));
             any = true;
         }
         let (notify, send) = match node.ty.as_str() {

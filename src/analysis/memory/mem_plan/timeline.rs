@@ -34,7 +34,8 @@ use std::collections::HashMap;
 #[derive(Clone, Debug, Default)]
 pub struct StreamInfo {
     /// Physical stream (`stream_id`) of each node, indexed by [`NodeId`]; `None`: no stream
-    /// (the op carries none). Shorter than the node list means `None` for the rest.
+    /// (the op carries none, or runs no task on one: [`StreamInfo::task_stream`]). Shorter
+    /// than the node list means `None` for the rest.
     pub stream: Vec<Option<i64>>,
     /// Event (and notify) links: a Send and the Recv of the same id.
     pub events: Vec<(NodeId, NodeId)>,
@@ -44,6 +45,21 @@ impl StreamInfo {
     /// No streams at all: one execution order.
     pub fn none() -> StreamInfo {
         StreamInfo::default()
+    }
+
+    /// The stream whose order a node takes part in, from its `stream_id` and its
+    /// `_logic_stream_id`. A node the stream allocator left without a logical stream (-1:
+    /// GE's input partition, the Data and Const sources) carries `stream_id` 0 (a fresh
+    /// OpDesc's), but it runs no task on stream 0 and no event leaves it (events skip an
+    /// invalid source stream), so it orders nothing: `None`. Taking its `stream_id` would
+    /// put it in stream 0's order, and its data edge to an op on another stream would then
+    /// claim that everything before it on stream 0 ran before that op: a path the task
+    /// lists do not have, through which the plan reused memory still read on stream 0.
+    pub fn task_stream(stream_id: Option<i64>, logical: Option<i64>) -> Option<i64> {
+        match logical {
+            Some(l) if l < 0 => None,
+            _ => stream_id,
+        }
     }
 
     /// The stream of `n`.

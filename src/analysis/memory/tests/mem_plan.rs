@@ -317,6 +317,49 @@ fn a_cross_stream_reuse_needs_an_ordering_path() {
     assert_eq!(out_offset(&g, &plan, c), out_offset(&g, &plan, a));
 }
 
+/// A Const the stream allocator left without a logical stream sits between a reader on
+/// stream 0 and a writer on stream 1 in node order and feeds the writer: taken as a stream-0
+/// op it would make a path (reader, stream order, Const, data edge, writer) that no task
+/// list has, and the writer would take the reader's block. Its real stream is none.
+#[test]
+fn a_taskless_source_orders_nothing_across_streams() {
+    let build = |const_stream: Option<i64>| {
+        let mut b = B::new();
+        let t = f32s(&mut b.g, &[64, 64]);
+        let x = b.src("x", "Data");
+        let a = b.reader("a", 1);
+        let r = b.reader("r", 1);
+        let k = b.src("k", "Const");
+        let c = b.reader("c", 2);
+        for n in [x, a, r, k, c] {
+            typed(&mut b.g, n, t);
+        }
+        wire(&mut b.g, x, 0, a, 0);
+        wire(&mut b.g, a, 0, r, 0);
+        wire(&mut b.g, x, 0, c, 0);
+        wire(&mut b.g, k, 0, c, 1);
+        let streams = StreamInfo {
+            stream: vec![None, Some(0), Some(0), const_stream, Some(1)],
+            events: Vec::new(),
+        };
+        (b.g, streams, a, c)
+    };
+    assert_eq!(StreamInfo::task_stream(Some(0), Some(-1)), None);
+    assert_eq!(StreamInfo::task_stream(Some(2), Some(1)), Some(2));
+    assert_eq!(StreamInfo::task_stream(Some(0), None), Some(0));
+    assert_eq!(StreamInfo::task_stream(None, Some(-1)), None);
+    // The Const's stream as the allocator records it: no reuse across the streams.
+    let (g, s, a, c) = build(StreamInfo::task_stream(Some(0), Some(-1)));
+    let (plan, report) = check(&g, &s);
+    assert!(report.is_ok(), "{:?}", report.findings);
+    assert_ne!(out_offset(&g, &plan, c), out_offset(&g, &plan, a));
+    assert_eq!(plan.cross_stream_rejections, 1);
+    // Negative: the Const on stream 0 makes the false path, and the reuse happens.
+    let (g, s, a, c) = build(Some(0));
+    let (plan, _) = check(&g, &s);
+    assert_eq!(out_offset(&g, &plan, c), out_offset(&g, &plan, a));
+}
+
 #[test]
 fn the_checker_rejects_an_overlap_and_a_reuse_across_unordered_streams() {
     let mut b = B::new();

@@ -4,9 +4,10 @@
 //! quirks of the zero-copy offsets.
 
 use super::support::B;
-use crate::analysis::memory::inplace::{plan_inplace, Rejection};
+use crate::analysis::memory::inplace::{plan_inplace, plan_inplace_on, Rejection};
 use crate::analysis::memory::io_offset::{plan_io_offsets, IoAttrs, IoRule, Offsets};
 use crate::analysis::memory::layout::LayoutOptions;
+use crate::analysis::memory::mem_plan::StreamInfo;
 use crate::analysis::memory::model::{DType, MemGraph, NodeId, TensorDesc, ROOT};
 use crate::analysis::memory::symbols::{Anchor, Symbols};
 
@@ -95,6 +96,74 @@ fn an_unknown_size_never_matches() {
             output: None
         })
     );
+}
+
+/// x -> a; a -> r (Reshape, `a`'s memory) -> m (offered input 0) -> NetOutput; and `a` ->
+/// `other`, placed before `m` (`early`) or after it in node order.
+fn reshape_alias(early: bool) -> (MemGraph, NodeId, NodeId) {
+    let mut b = B::new();
+    let x = b.src("x", "Data");
+    let a = b.reader("a", 1);
+    let r = b.op("r", "Reshape", &["x", "shape"], &["y"]);
+    let (m, other) = if early {
+        let other = b.reader("other", 1);
+        (b.reader("m", 1), other)
+    } else {
+        let m = b.reader("m", 1);
+        (m, b.reader("other", 1))
+    };
+    b.e(x, 0, a, 0);
+    b.e(a, 0, r, 0);
+    b.e(r, 0, m, 0);
+    b.e(a, 0, other, 0);
+    b.net_output(ROOT, &[(m, 0), (other, 0)]);
+    typed(&mut b.g, &[4]);
+    b.g.node_mut(m).outputs[0].inplace_input = Some(0);
+    (b.g, m, other)
+}
+
+#[test]
+fn a_reader_of_the_input_through_an_alias_after_the_node_forbids_the_reuse() {
+    let (mut g, m, other) = reshape_alias(false);
+    let plan = plan_inplace(&mut g, LayoutOptions::default()).unwrap();
+    assert_eq!(plan.candidates, 1);
+    assert_eq!(
+        plan.decisions[0].verdict,
+        Err(Rejection::ReadLater { reader: other })
+    );
+    assert!(plan.decisions[0]
+        .describe(&g)
+        .contains("`other` reads the same memory"));
+    assert_eq!(plan.accepted().count(), 0, "{:?}", m);
+}
+
+#[test]
+fn a_reader_of_the_input_that_ran_before_allows_the_reuse() {
+    let (mut g, m, _) = reshape_alias(true);
+    let plan = plan_inplace(&mut g, LayoutOptions::default()).unwrap();
+    assert_eq!(plan.accepted().collect::<Vec<_>>(), [(m, 0, 0)]);
+}
+
+#[test]
+fn with_streams_an_earlier_reader_must_also_be_ordered_before_the_node() {
+    // `other` runs earlier in node order but on stream 1, with nothing ordering it before
+    // `m` (stream 0): no reuse; an event from `other` to `m` orders them.
+    for event in [false, true] {
+        let (mut g, m, other) = reshape_alias(true);
+        let mut stream = vec![Some(0); g.nodes.len()];
+        stream[other.0 as usize] = Some(1);
+        let streams = StreamInfo {
+            stream,
+            events: if event { vec![(other, m)] } else { Vec::new() },
+        };
+        let plan = plan_inplace_on(&mut g, LayoutOptions::default(), &streams).unwrap();
+        let want = if event {
+            Ok(())
+        } else {
+            Err(Rejection::ReadLater { reader: other })
+        };
+        assert_eq!(plan.decisions[0].verdict, want, "event: {event}");
+    }
 }
 
 // ----- SetInputOutputOffsetPass ----------------------------------------------------------
