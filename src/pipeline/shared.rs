@@ -29,7 +29,7 @@
 //! IR.
 //!
 //! The same chains decide where MLIR verifies the IR (`--verify-each`): once, after the
-//! last pass of a chain, instead of after each pass of it ([`ModelShare::verify_at_chain_end`]).
+//! last pass of a chain, instead of after each pass of it (`ModelShare::verify_at_chain_end`).
 //! A pass of the chain that changed the IR tells MLIR it did not (it preserved all
 //! analyses), so the verifier is skipped, and notes that the chain has unverified changes;
 //! the chain's last pass then reports a change whatever it did, so MLIR verifies the

@@ -24,7 +24,7 @@
 //!
 //! One rule goes beyond GE (option `subgraph-entry-parent`, default on): after the topology
 //! pass, a subgraph node fed only by the subgraph's inputs moves onto the parent stream
-//! right before its consumer ([`super::subgraph_entry`]), so While bodies' input copies do
+//! right before its consumer (`subgraph_entry`), so While bodies' input copies do
 //! not open one stream per loop.
 
 use super::model::*;
@@ -70,7 +70,7 @@ pub enum StreamRule {
     /// `OptimizeIneffectiveMultiStream`: moved between adjacent nodes of another stream.
     IneffectiveMultiStream,
     /// Beyond GE: fed only by the subgraph's inputs, moved onto the parent stream right
-    /// before its consumer ([`super::subgraph_entry`]).
+    /// before its consumer (`subgraph_entry`).
     SubgraphEntryParent,
     /// Dynamic shape: single stream.
     DynamicSingleStream,

@@ -4,7 +4,7 @@
 //! [`Plan`]. Here the plan becomes a decisions table keyed by op ([`PlanDecisions`]): each
 //! step is rooted at an op it changes, and the patterns of [`populate_plan_patterns`] —
 //! one per op name among the roots, all sharing the table — replay the steps rooted at the
-//! op the walk driver hands them ([`FrozenPatternSet::walk_and_apply`], post-order, each
+//! op the walk driver hands them ([`FrozenPatternSet::walk_and_apply`](crate::ir::pattern::FrozenPatternSet::walk_and_apply), post-order, each
 //! block first to last: program order, nothing reordered).
 //!
 //! Which op roots a step: of the existing ops the step names (the node it marks, the

@@ -1,7 +1,7 @@
 //! The plan of a dynamic-memory run without control decisions, whole: the steps of
 //! [`super::segment`]'s one segment (used by tests and by the allocator benchmark), and
 //! the pieces every segment shares: the memory a task accesses, and which writes a read
-//! sees ([`Writes`]).
+//! sees (`Writes`).
 
 use super::segment::{EventTable, Planner};
 use crate::lowering::model::{Addr, Region, Task, TaskModel};

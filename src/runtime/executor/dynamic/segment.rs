@@ -1,9 +1,9 @@
-//! The plan of a dynamic-memory run, one segment of the host order ([`flow`]) at a time:
+//! The plan of a dynamic-memory run, one segment of the host order (`flow`) at a time:
 //! which buffer each access lands in, where each buffer is allocated, made known to
 //! other streams, and freed.
 //!
 //! * **Values.** A workspace write starts a value; a read reads the latest writes of its
-//!   bytes in host order (see [`Writes`]). Writes read together are one buffer, laid out
+//!   bytes in host order (see `Writes`). Writes read together are one buffer, laid out
 //!   as in the static plan. The write → buffer map lives across segments, so a value
 //!   made before a control decision (a parent input, a loop variable) keeps its buffer
 //!   after it.
