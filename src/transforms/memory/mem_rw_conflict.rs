@@ -23,20 +23,9 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
     Ok(options.build_pass(MemoryPass::from_options(options, Stage::RwConflict)?, &ID))
 }
 
-/// The pass's analysis on `module` (root function `root`, default options): its decisions,
-/// not yet applied.
-pub fn analyse<'c, 'a>(
-    module: melior::ir::OperationRef<'c, 'a>,
-    root: &str,
-) -> Result<super::patterns::MemoryDecisions<'c, 'a>, crate::ir::LocatedError<'c>> {
-    super::patterns::MemoryDecisions::analyse(module, root, Stage::RwConflict, "mem-rw-conflict")
-}
-
-/// Adds the patterns that apply HandleMemoryRWConflict's `decisions` ([`analyse`]) to `set`, for
-/// MLIR's walk driver (program order). The pass itself is [`analyse`] + these patterns.
-pub fn populate_mem_rw_conflict_patterns<'c, 'p>(
-    set: &mut crate::ir::PatternSet<'c, 'p>,
-    decisions: super::patterns::MemoryDecisions<'c, 'p>,
-) {
-    super::patterns::populate_memory_patterns(set, decisions)
-}
+super::patterns::memory_pass_patterns!(
+    Stage::RwConflict,
+    "mem-rw-conflict",
+    populate_mem_rw_conflict_patterns,
+    "HandleMemoryRWConflict"
+);

@@ -427,6 +427,40 @@ impl<'c, 'a> ApplySteps<'c> for Reporting<'c, 'a> {
     }
 }
 
+/// Defines a one-plan memory pass's `analyse` and `populate_<pass>_patterns`. Every such pass
+/// is its stage's analysis followed by the shared memory patterns, so the pair is written once
+/// here and each pass file names only its stage, flag and pass.
+macro_rules! memory_pass_patterns {
+    ($stage:expr, $flag:literal, $populate:ident, $pass:literal) => {
+        /// The pass's analysis on `module` (root function `root`, default options): its
+        /// decisions, not yet applied.
+        pub fn analyse<'c, 'a>(
+            module: melior::ir::OperationRef<'c, 'a>,
+            root: &str,
+        ) -> Result<
+            $crate::transforms::memory::patterns::MemoryDecisions<'c, 'a>,
+            $crate::ir::LocatedError<'c>,
+        > {
+            $crate::transforms::memory::patterns::MemoryDecisions::analyse(
+                module, root, $stage, $flag,
+            )
+        }
+
+        #[doc = concat!(
+            "Adds the patterns that apply ", $pass, "'s `decisions` ([`analyse`]) to `set`, ",
+            "for MLIR's walk driver (program order). The pass itself is [`analyse`] + these ",
+            "patterns."
+        )]
+        pub fn $populate<'c, 'p>(
+            set: &mut $crate::ir::PatternSet<'c, 'p>,
+            decisions: $crate::transforms::memory::patterns::MemoryDecisions<'c, 'p>,
+        ) {
+            $crate::transforms::memory::patterns::populate_memory_patterns(set, decisions)
+        }
+    };
+}
+pub(crate) use memory_pass_patterns;
+
 #[cfg(test)]
 mod tests {
     use super::*;
