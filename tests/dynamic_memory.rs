@@ -217,7 +217,9 @@ fn control_flow_runs_the_same_in_both_memory_modes() {
     let reports = check_family(
         "control-flow",
         &generated("control-flow", 1000),
-        &["", "max-task-normal=100"],
+        // The split counts tasks as GE does (waits and resets, labels, activations), so at
+        // 100 this graph needs over 64 streams, more than a MIF mask holds; 200 gives ~30.
+        &["", "max-task-normal=200"],
     );
     for report in reports {
         assert!(report.decisions > 0, "{report}");
