@@ -387,7 +387,9 @@ fn control_flow_body_copies_on_the_parent_stream_match_the_reference() {
         &["", "subgraph-entry-parent=false"],
     );
     assert!(
-        streams[0] <= 4 && streams[1] >= 20,
+        // With the rule the count stays small (the split's own streams at GE's task count);
+        // without it, it grows with the loops.
+        streams[0] <= 8 && streams[1] >= 20 && streams[1] >= 4 * streams[0],
         "{name}: streams with and without the rule: {streams:?}"
     );
 }
