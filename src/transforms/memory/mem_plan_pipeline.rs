@@ -126,10 +126,9 @@ impl MemPlanPipeline {
             keep_model(&self.share, model, &self.root);
             return Ok(());
         }
-        // The model holds a few heap blocks per node; freeing them is pure overhead for the
-        // pass, so it happens off the critical path (as `--stream-alloc` does).
-        let graph = std::mem::take(&mut model.graph);
-        std::thread::spawn(move || drop(graph));
+        // The model is freed here, on the pass's thread (not a detached one that could
+        // outlive a host process's exit; see `--stream-alloc`).
+        drop(std::mem::take(&mut model.graph));
         Ok(())
     }
 }

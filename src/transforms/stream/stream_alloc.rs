@@ -470,10 +470,13 @@ impl RustPass for StreamAlloc {
             report::write_to(path, &alloc.to_dot(&model.graph))
                 .map_err(|e| fail(location, &format!("stream-alloc: {e}")))?;
         }
-        // The view and the allocation hold a few heap blocks per node; freeing them is
-        // pure overhead for the pass, so it happens off the critical path.
-        let view = std::mem::replace(&mut model.graph, StreamGraph::new(""));
-        std::thread::spawn(move || drop((view, alloc)));
+        // The view and the allocation are freed here, on the pass's thread: a detached
+        // thread freeing them could still run while a host process (stock mlir-opt with
+        // the plugin) exits, which crashed it under load.
+        drop((
+            std::mem::replace(&mut model.graph, StreamGraph::new("")),
+            alloc,
+        ));
         Ok(())
     }
 }
