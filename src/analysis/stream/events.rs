@@ -34,6 +34,29 @@ pub enum Side {
     Physical(StreamId),
 }
 
+impl Side {
+    /// The physical stream this side of node `n` is on once the split has run: `stream` and
+    /// `attached` are the physical assignment, `logical_attached` the attached streams before
+    /// the split (an `AttachedStream` names one of those).
+    pub fn physical(
+        self,
+        n: NodeId,
+        stream: &[StreamId],
+        attached: &[Vec<StreamId>],
+        logical_attached: &[Vec<StreamId>],
+    ) -> StreamId {
+        match self {
+            Side::Main => stream[n],
+            Side::Attached => attached[n].first().copied().unwrap_or(stream[n]),
+            Side::AttachedStream(s) => logical_attached[n]
+                .iter()
+                .position(|&a| a == s)
+                .map_or(s, |i| attached[n][i]),
+            Side::Physical(s) => s,
+        }
+    }
+}
+
 /// Why a sync exists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

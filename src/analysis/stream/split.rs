@@ -739,17 +739,7 @@ pub fn physical_task_counts(
         add(p.stream, k);
     }
     for (_, r) in table.alive() {
-        let resolve = |n: NodeId, side: Side| -> StreamId {
-            match side {
-                Side::Main => stream[n],
-                Side::Attached => attached[n].first().copied().unwrap_or(stream[n]),
-                Side::AttachedStream(s) => logical_attached[n]
-                    .iter()
-                    .position(|&a| a == s)
-                    .map_or(s, |i| attached[n][i]),
-                Side::Physical(s) => s,
-            }
-        };
+        let resolve = |n: NodeId, side: Side| side.physical(n, stream, attached, logical_attached);
         let wait = match r.kind {
             super::events::SyncKind::Event => 2,
             super::events::SyncKind::Notify => 1,

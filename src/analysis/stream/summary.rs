@@ -66,17 +66,7 @@ pub fn plan_sync_nodes(
             if table.sends(n).is_empty() && table.recvs(n).is_empty() {
                 continue;
             }
-            let resolve = |side: Side| -> StreamId {
-                match side {
-                    Side::Main => stream[n],
-                    Side::Attached => attached[n].first().copied().unwrap_or(stream[n]),
-                    Side::AttachedStream(s) => logical_attached[n]
-                        .iter()
-                        .position(|&a| a == s)
-                        .map_or(s, |i| attached[n][i]),
-                    Side::Physical(s) => s,
-                }
-            };
+            let resolve = |side: Side| side.physical(n, stream, attached, logical_attached);
             let single_attached = logical_attached[n].len() == 1;
             for sending in [true, false] {
                 let list = if sending {
