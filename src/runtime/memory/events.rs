@@ -3,21 +3,44 @@
 //!
 //! An event from stream `src` to stream `dst` carries recycle state: [`send_event`]
 //! (before `aclrtRecordEvent` on `src`) packs `src`'s local-recycle entries not yet sent
-//! to `dst` and the borrowed blocks born on `dst`; [`wait_event`] (after
-//! `aclrtStreamWaitEvent` on `dst`) merges `src`'s clears into `dst`'s view of each block
-//! whose version still matches (stale ones are skipped: the block moved on) and
-//! birth-recycles the blocks that came home. Because `dst`'s later work is ordered after
-//! the record, whatever `dst` recycles then is no longer used by `src`'s earlier work.
+//! to `dst`, each with `src`'s occupy mask of it as it is at the record, and the borrowed
+//! blocks born on `dst`; [`wait_event`] (after `aclrtStreamWaitEvent` on `dst`) merges
+//! those masks into `dst`'s view of each block whose version still matches (stale ones
+//! are skipped: the block moved on) and birth-recycles the blocks that came home.
+//! Because `dst`'s later work is ordered after the record, whatever `dst` recycles then
+//! is no longer used by any work `src` knew done at the record.
+//!
+//! **Where this deviates from GE.** GE's `WaitEvent` merges the sender's mask as it is
+//! when the wait runs on the host, which can be after the sender waited for a third
+//! stream's event recorded later than this one: the receiver then learns a clear its
+//! own work is not ordered after, and re-uses memory the third stream may still be
+//! using. Reading the mask at the record (what GE's design means: the recycle state is
+//! packed into the event at `SendEvents`) closes that; a clear the sender learns later
+//! reaches the receiver by another event of its own stream or at last-resource-clean.
 //! [`last_wait_events`] is the last-resource-clean stage.
 
 use super::{
-    multi_stream::MultiStreamMemory, version_blocks::VersionBlock, BlockId, DeviceMemory, MemError,
+    multi_stream::{MultiStreamMemory, OccupyView},
+    version_blocks::VersionBlock,
+    BlockId, DeviceMemory, MemError,
 };
+
+/// A local-recycle entry as an event carries it: the block and version, and the
+/// sender's occupy mask of it at the record (`src_view`).
+///
+/// GE's event carries the `VersionBlock` alone and its wait reads the sender's mask
+/// as it is then; see [`MultiStreamMemory::sync_local_recycle_status`] for why the
+/// mask is read at the record here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SentBlock {
+    pub version_block: VersionBlock,
+    pub src_view: OccupyView,
+}
 
 /// GE's `GertEvent::space`: what an event carries.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EventSpace {
-    pub block_free_by_src_stream: Vec<VersionBlock>,
+    pub block_free_by_src_stream: Vec<SentBlock>,
     pub block_need_return_birth: Vec<BlockId>,
 }
 
@@ -35,8 +58,15 @@ pub fn send_event<D: DeviceMemory>(
     memory: &mut MultiStreamMemory<D>,
     event: &mut GertEvent,
 ) -> Result<(), MemError> {
-    let freed = memory.local_recycle_blocks_for(event.src_stream, event.dst_stream)?;
-    event.space.block_free_by_src_stream.extend(freed);
+    for version_block in memory.local_recycle_blocks_for(event.src_stream, event.dst_stream)? {
+        // The sender's view now, which is its view at the record: only the sender's own
+        // frees and waits change it, and the host runs those in the sender's order.
+        let src_view = memory.occupy_view(version_block.block, event.src_stream)?;
+        event.space.block_free_by_src_stream.push(SentBlock {
+            version_block,
+            src_view,
+        });
+    }
     let home = memory.take_borrow_blocks(event.src_stream, event.dst_stream)?;
     event.space.block_need_return_birth.extend(home);
     Ok(())
@@ -49,13 +79,19 @@ pub fn wait_event<D: DeviceMemory>(
     event: &mut GertEvent,
 ) -> Result<usize, MemError> {
     let mut stale = 0;
-    for entry in std::mem::take(&mut event.space.block_free_by_src_stream) {
+    for sent in std::mem::take(&mut event.space.block_free_by_src_stream) {
+        let entry = sent.version_block;
         if memory.block(entry.block)?.version() != entry.version {
             // Another stream already recycled it after this was sent: old news.
             stale += 1;
             continue;
         }
-        memory.sync_local_recycle_status(entry.block, event.src_stream, event.dst_stream)?;
+        memory.sync_local_recycle_status(
+            entry.block,
+            event.src_stream,
+            event.dst_stream,
+            sent.src_view,
+        )?;
     }
     for block in std::mem::take(&mut event.space.block_need_return_birth) {
         memory.birth_recycle(event.dst_stream, block)?;

@@ -81,6 +81,13 @@ impl Mif {
         self.masks[dst] &= self.masks[src];
     }
 
+    /// `mask[dst] &= view`: what another stream's mask said when it was snapshotted
+    /// (at an event's record, see [`super::events`]), `dst` now knows. The same
+    /// operation as [`Mif::merge_cleared_from`], with the source mask taken earlier.
+    pub fn merge_cleared_view(&mut self, dst: usize, view: u64) {
+        self.masks[dst] &= view;
+    }
+
     /// `IsSet(m, s)`.
     pub fn is_set(&self, maintained: usize, stream: usize) -> bool {
         self.masks[maintained] & Self::bit(stream) != 0

@@ -41,6 +41,19 @@ pub struct MultiStreamMemBlock {
     birth: usize,
     occupy: Mif,
     counts: SmallVec<[u32; DEFAULT_INLINE_STREAMS]>,
+    /// `NewAccessStream`s of this block so far, and per stream the number of its last
+    /// one: an [`OccupyView`] taken before a stream's access must not clear its bit.
+    accesses: u64,
+    last_access: SmallVec<[u64; DEFAULT_INLINE_STREAMS]>,
+}
+
+/// One stream's occupy mask of a block as it was at an event's record (what the event
+/// carries, see [`MultiStreamMemory::sync_local_recycle_status`]), with the block's
+/// access number then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OccupyView {
+    pub mask: u64,
+    pub accesses: u64,
 }
 
 impl MultiStreamMemBlock {
@@ -310,6 +323,8 @@ impl<D: DeviceMemory> MultiStreamMemory<D> {
                     birth: stream,
                     occupy: Mif::default(),
                     counts: SmallVec::new(),
+                    accesses: 0,
+                    last_access: SmallVec::new(),
                 });
                 BlockId(self.blocks.len() as u32 - 1)
             }
@@ -336,6 +351,8 @@ impl<D: DeviceMemory> MultiStreamMemory<D> {
             .expect("the stream count was checked at construction");
         record.counts.clear();
         record.counts.resize(n, 0);
+        record.last_access.clear();
+        record.last_access.resize(n, 0);
     }
 
     /// `NewAccessStream(src, dst)`: `dst` uses the block once more, and every stream's
@@ -352,6 +369,8 @@ impl<D: DeviceMemory> MultiStreamMemory<D> {
         let record = self.rec(block);
         record.counts[dst] += 1;
         record.occupy.set_all(dst);
+        record.accesses += 1;
+        record.last_access[dst] = record.accesses;
         Ok(())
     }
 
@@ -435,30 +454,63 @@ impl<D: DeviceMemory> MultiStreamMemory<D> {
         self.stats.local_recycles += 1;
     }
 
-    /// `SyncLocalRecycleStatus(src, dst)`: `dst` learns what `src` has cleared (an event
-    /// from `src` reached `dst`); recycles on `dst` when `dst` then sees no occupant.
+    /// Stream `stream`'s occupy mask of `block` now, for an event to carry.
+    pub fn occupy_view(&self, block: BlockId, stream: usize) -> Result<OccupyView, MemError> {
+        self.check_stream(stream)?;
+        let record = self.live(block)?;
+        Ok(OccupyView {
+            mask: record.occupy.mask(stream),
+            accesses: record.accesses,
+        })
+    }
+
+    /// `SyncLocalRecycleStatus(src, dst)`: `dst` learns what `src` had cleared when it
+    /// recorded the event that reached `dst` (`src_view`: `src`'s mask of the block
+    /// snapshotted by [`super::events::send_event`]); recycles on `dst` when `dst` then
+    /// sees no occupant. A stream that accessed the block again after the snapshot
+    /// (`NewAccessStream`, which tells every view at once) stays set: the snapshot's
+    /// clear of it is about its earlier uses.
+    ///
+    /// GE merges `src`'s mask as it is when the wait runs on the host
+    /// (`MergeClearedFrom(src, dst)`). When `src` waited for some other stream's event
+    /// after recording this one, that mask already holds clears that only `src`'s later
+    /// work is ordered after, not `dst`'s; `dst` could re-use memory another stream is
+    /// still using (the property test's shrunk case, issue 20). What an event can vouch
+    /// for is what its sender knew at the record, as GE's design packs the recycle
+    /// state into the event there; this merges that snapshot.
     pub fn sync_local_recycle_status(
         &mut self,
         block: BlockId,
         src: usize,
         dst: usize,
+        src_view: OccupyView,
     ) -> Result<(), MemError> {
         self.check_stream(src)?;
         self.check_stream(dst)?;
-        let mif = &self.live(block)?.occupy;
+        let record = self.live(block)?;
+        let bit = |s: usize| 1u64 << s;
+        let view = record
+            .last_access
+            .iter()
+            .enumerate()
+            .filter(|&(_, &at)| at > src_view.accesses)
+            .fold(src_view.mask, |mask, (s, _)| mask | bit(s));
+        let mif = &record.occupy;
         // Each stream's own clear is always the newest news about itself.
-        if (!mif.is_set(src, dst) && mif.is_set(dst, dst))
+        if (view & bit(dst) == 0 && mif.is_set(dst, dst))
+            || (!mif.is_set(src, dst) && mif.is_set(dst, dst))
             || (!mif.is_set(dst, src) && mif.is_set(src, src))
         {
             return Err(MemError::Inconsistent(format!(
-                "block {}: stream {src} saw stream {dst}'s clear before {dst} did (views {:#x}, {:#x})",
+                "block {}: stream {src} saw stream {dst}'s clear before {dst} did (views {:#x} \
+                 (at the record {view:#x}), {:#x})",
                 block.0,
                 mif.mask(src),
                 mif.mask(dst)
             )));
         }
         let record = self.rec(block);
-        record.occupy.merge_cleared_from(src, dst);
+        record.occupy.merge_cleared_view(dst, view);
         if !record.occupy.is_any_set(dst) {
             self.free(dst, block)?;
         }
