@@ -78,7 +78,7 @@ impl Mif {
     /// `MergeClearedFrom(src, dst)`: `mask[dst] &= mask[src]`: what `src` has seen
     /// cleared, `dst` now knows (an event from `src` to `dst` carried it).
     pub fn merge_cleared_from(&mut self, src: usize, dst: usize) {
-        self.masks[dst] &= self.masks[src];
+        self.merge_cleared_view(dst, self.masks[src]);
     }
 
     /// `mask[dst] &= view`: what another stream's mask said when it was snapshotted
