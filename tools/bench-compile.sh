@@ -14,7 +14,9 @@
 # Table 2 (CASES=1, the default), each pass's own time from `--mlir-timing`, with the
 # growth exponent between sizes (1.00 is linear; these were quadratic):
 #   chain N    ge-opt --mem-assign on N Relus, each in place on the one before (.ge)
-#   nested N   ge-opt --ge-memory-pipeline on N nested PartitionedCall subgraphs (.ge)
+#   nested N   ge-opt --ge-memory-pipeline on N nested PartitionedCall subgraphs (.ge),
+#              and --ge-compile on them (StreamAlloc, MemAssign: both were quadratic in
+#              the depth, and the split opened a stream per level)
 #
 # Environment:
 #   FAMILIES="transformer resnet wide-dag control-flow"  SIZES="100000"
@@ -163,6 +165,8 @@ if ((CASES)); then
     } | tee -a "$results"
     case_rows chain chain_file --mem-assign MemAssign "$CHAIN_SIZES"
     case_rows nested nest_file --ge-memory-pipeline GeMemoryPipeline "$NEST_SIZES"
+    case_rows nested nest_file --ge-compile StreamAlloc "$NEST_SIZES"
+    case_rows nested nest_file --ge-compile MemAssign "$NEST_SIZES"
 fi
 echo "# table saved to $results" >&2
 if ((failed)); then

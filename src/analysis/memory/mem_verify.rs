@@ -509,22 +509,12 @@ fn occupy(last: &mut BTreeMap<i64, (i64, usize)>, lo: i64, hi: i64, k: usize) {
 
 /// The latest use per lane and the writers of an object.
 fn uses(symbols: &Symbols, o: &Object, order: &Order, t: &Timeline) -> (Vec<NodeId>, Vec<NodeId>) {
-    let mut last: Vec<(
-        (crate::analysis::memory::model::GraphId, Option<i64>),
-        NodeId,
-        u32,
-    )> = Vec::new();
+    let mut last = Vec::new();
     let mut writers = Vec::new();
     for &s in &o.symbols {
         for a in symbols.anchors(s) {
             let n = a.node();
-            let lane = order.lane(n);
-            let end = t.end[n.0 as usize];
-            match last.iter_mut().find(|x| x.0 == lane) {
-                Some(x) if x.2 < end => *x = (lane, n, end),
-                Some(_) => {}
-                None => last.push((lane, n, end)),
-            }
+            last.push((order.lane(n), n, t.end[n.0 as usize]));
             if !a.is_input() {
                 writers.push(n);
             }
@@ -533,6 +523,7 @@ fn uses(symbols: &Symbols, o: &Object, order: &Order, t: &Timeline) -> (Vec<Node
     // Once at the end: a membership scan per writer was quadratic on in-place chains.
     writers.sort_unstable();
     writers.dedup();
+    super::mem_plan::allocator::latest_per_lane(&mut last);
     (last.into_iter().map(|x| x.1).collect(), writers)
 }
 

@@ -255,6 +255,9 @@ impl NodeKind {
     pub const CASE: NodeKind = NodeKind(1 << 10);
     /// The graph's NetOutput.
     pub const NET_OUTPUT: NodeKind = NodeKind(1 << 11);
+    /// PartitionedCall (and StatefulPartitionedCall): one subgraph that always runs, no
+    /// labels (the physical split lets its body continue the caller's stream).
+    pub const CALL: NodeKind = NodeKind(1 << 12);
 
     /// Whether every flag of `other` is set.
     pub fn is(self, other: NodeKind) -> bool {

@@ -33,6 +33,14 @@
 //!   after the parent's inputs. So no event ever joins two exclusive branches (whose Send
 //!   would never run when only the receiving branch does), and splitting at the first node
 //!   of a subgraph, which GE allows, is no deadlock.
+//! * The subgraphs of a control-flow node that do not fit beside it on its stream each get
+//!   a stream of their own from their first node, with the activations and joins reserved
+//!   on the node's stream. A PartitionedCall whose body would not fit a stream of its own
+//!   is the exception: its body continues on the call's stream and splits where that fills
+//!   up, keeping room there for the first split's activation and join (a further split
+//!   of the body's own nodes has its three reserved at the call). Moving such a body gains
+//!   nothing, and down a chain of nested calls a fresh stream per body would open one per
+//!   level (GE inlines calls before it splits).
 //! * A node with subgraphs may be a split point (its labels go with it; GE exempts it
 //!   because there it has no tasks of its own). RTS label nodes and `_subgraph_first_active`
 //!   nodes stay exempt as in GE; such a node that does not fit stays on its stream.
@@ -261,24 +269,12 @@ pub fn split_streams(
             }
         }
     }
-    // Per subgraph and logical stream: the tasks of the subgraph and its nested ones on that
-    // stream (what the parent's stream must host or hand to streams of the subgraph).
-    let mut subtree: BTreeMap<(GraphId, StreamId), i64> = BTreeMap::new();
-    for (n, node) in sg.nodes().iter().enumerate() {
-        let mut g = node.graph;
-        while g != 0 {
-            for &(s, t) in tasks.of(n) {
-                *subtree.entry((g, s)).or_insert(0) += t;
-            }
-            match sg.graph(g).parent {
-                Some(p) => g = sg.node(p).graph,
-                None => break,
-            }
-        }
-    }
+    let (own, subtree) = subtree_tasks(sg, &tasks);
     // Activation and join slots reserved on a control-flow node's stream for the streams its
     // subgraphs will open, not yet used.
     let mut boundary_left: BTreeMap<NodeId, i64> = BTreeMap::new();
+    // The calls whose bodies continue on their stream (too big for a stream of their own).
+    let mut continuing: BTreeSet<NodeId> = BTreeSet::new();
     // (subgraph, logical stream) pairs whose first node opens a stream of the subgraph: the
     // subgraphs of a control-flow node that do not fit beside it each get their own.
     let mut fresh: BTreeSet<(GraphId, StreamId)> = BTreeSet::new();
@@ -291,6 +287,7 @@ pub fn split_streams(
         scopes: Vec::new(),
         undo: Vec::new(),
         opened_by: BTreeMap::new(),
+        in_scope: Vec::new(),
     };
     let mut on_stream: Vec<Vec<NodeId>> = vec![Vec::new(); streams];
     let mut continuous: BTreeMap<String, Vec<NodeId>> = BTreeMap::new();
@@ -310,11 +307,34 @@ pub fn split_streams(
             };
             // A control-flow node whose subgraphs will not fit beside it on this stream
             // reserves the activation and join of each stream they will open.
-            if s == logical_main[n] && !node.subgraphs().is_empty() && si < streams {
+            // A PartitionedCall whose body would not fit a stream of its own continues on
+            // the caller's stream and splits where that fills up: moving it gains nothing,
+            // and down a chain of nested calls it would open a stream per level. The first
+            // split in the body lands on this stream while it has room for its three tasks
+            // here (`boundary` below); each further one (a body of its own larger than a
+            // stream) gets its three reserved now.
+            let call_too_big = s == logical_main[n]
+                && node.is(NodeKind::CALL)
+                && node
+                    .subgraphs()
+                    .iter()
+                    .any(|&g| subtree[g].get(&s).copied().unwrap_or(0) + 2 > usable);
+            if call_too_big {
+                let reserve: i64 = node
+                    .subgraphs()
+                    .iter()
+                    .map(|&g| 3 * (own[g].get(&s).copied().unwrap_or(0) / per_split_stream))
+                    .sum();
+                t += reserve;
+                boundary_left.insert(n, reserve);
+                continuing.insert(n);
+            }
+            if s == logical_main[n] && !node.subgraphs().is_empty() && !call_too_big && si < streams
+            {
                 let inner: i64 = node
                     .subgraphs()
                     .iter()
-                    .map(|&g| subtree.get(&(g, s)).copied().unwrap_or(0))
+                    .map(|&g| subtree[g].get(&s).copied().unwrap_or(0))
                     .sum();
                 let cur = walk.latest[si] as usize;
                 if walk.counter[cur] + t + inner + 1 > usable {
@@ -324,7 +344,7 @@ pub fn split_streams(
                         .map(|&g| {
                             // Its own stream from its first node, and more when it does not
                             // fit one (which then starts with a Recv and keeps a Send's slot).
-                            let tg = subtree.get(&(g, s)).copied().unwrap_or(0);
+                            let tg = subtree[g].get(&s).copied().unwrap_or(0);
                             let more = (tg + 2 - usable).max(0);
                             3 * (1 + (more + per_split_stream - 1) / per_split_stream)
                         })
@@ -354,7 +374,15 @@ pub fn split_streams(
             let exempt = is_exempt(n);
             // Room for the exempt nodes that follow and the slot for a later split's Send.
             // An exempt node that does not fit stays, as in GE; the final recount decides.
-            let overflows = walk.counter[cur_i] + t + after > usable;
+            // Such a call, and a node of its body on the call's very stream, keep room for
+            // the three tasks a split in the body adds to that stream (the new stream's
+            // activation and join).
+            let in_call_on_cur = sg
+                .graph(node.graph)
+                .parent
+                .is_some_and(|p| continuing.contains(&p) && stream[p] == cur);
+            let boundary = if call_too_big || in_call_on_cur { 3 } else { 0 };
+            let overflows = walk.counter[cur_i] + t + after + boundary > usable;
             let forced = fresh.remove(&(node.graph, s));
             // A continuous group that already opens this stream gains nothing by moving
             // again (GE would move it, leaving a stream of one Recv and a second Send
@@ -432,6 +460,8 @@ pub fn split_streams(
                 // and joined on its parent's stream, recording the join at its end.
                 if let Some(parent) = sg.graph(node.graph).parent {
                     match boundary_left.get_mut(&parent) {
+                        // The room `boundary` kept on the call's stream.
+                        _ if in_call_on_cur => walk.counter[cur_i] += 3,
                         Some(left) if *left >= 3 => *left -= 3,
                         _ => {
                             if let Some(c) = usize::try_from(stream[parent])
@@ -516,6 +546,43 @@ pub fn split_streams(
     Ok(res)
 }
 
+/// Per graph and logical stream: the tasks of the graph's own nodes, and those of the
+/// graph and its nested ones (what a parent's stream must host or hand to streams of the
+/// subgraph); both empty for the root. Each graph's sums go into its parent's in reverse
+/// `graph_order` (a graph comes after its parent's), so the cost is linear in nodes and
+/// graphs: adding each node to every ancestor was quadratic in the nesting depth (20,000
+/// nested PartitionedCalls took minutes).
+#[allow(clippy::type_complexity)]
+fn subtree_tasks(
+    sg: &StreamGraph,
+    tasks: &Tasks,
+) -> (Vec<BTreeMap<StreamId, i64>>, Vec<BTreeMap<StreamId, i64>>) {
+    let mut own: Vec<BTreeMap<StreamId, i64>> = vec![BTreeMap::new(); sg.graphs().len()];
+    for (n, node) in sg.nodes().iter().enumerate() {
+        if node.graph != 0 {
+            for &(s, t) in tasks.of(n) {
+                *own[node.graph].entry(s).or_insert(0) += t;
+            }
+        }
+    }
+    let mut sums = own.clone();
+    for &g in sg.graph_order().iter().rev() {
+        let Some(p) = sg.graph(g).parent else {
+            continue;
+        };
+        let pg = sg.node(p).graph;
+        if g == 0 || pg == 0 {
+            continue;
+        }
+        let child = std::mem::take(&mut sums[g]);
+        for (&s, &t) in &child {
+            *sums[pg].entry(s).or_insert(0) += t;
+        }
+        sums[g] = child;
+    }
+    (own, sums)
+}
+
 /// GE never splits a stream at an RTS label node or a `_subgraph_first_active` node.
 fn is_exempt(node: &Node) -> bool {
     node.attrs().subgraph_first_active || node.is(NodeKind::RTS_LABEL)
@@ -591,39 +658,43 @@ struct Walk {
     undo: Vec<(usize, StreamId)>,
     /// The first node of each stream a split opened (a continuous group's head).
     opened_by: BTreeMap<StreamId, NodeId>,
+    /// Per graph, whether it is on `scopes`.
+    in_scope: Vec<bool>,
 }
 
 impl Walk {
     /// Moves the scope chain to `graph`: the graphs left restore their logical streams.
+    /// Costs the graphs entered and left, not the depth (a return from the bottom of a
+    /// chain of nested calls leaves one graph).
     fn enter(&mut self, sg: &StreamGraph, graph: GraphId) {
         if self.scopes.last().is_some_and(|&(g, _)| g == graph) {
             return;
         }
-        let mut chain = vec![graph];
-        let mut g = graph;
-        while let Some(p) = sg.graph(g).parent {
-            g = sg.node(p).graph;
-            chain.push(g);
+        if self.in_scope.len() < sg.graphs().len() {
+            self.in_scope.resize(sg.graphs().len(), false);
         }
-        chain.reverse();
-        let keep = self
-            .scopes
-            .iter()
-            .zip(&chain)
-            .take_while(|((a, _), b)| a == *b)
-            .count();
-        while self.scopes.len() > keep {
-            let Some((_, mark)) = self.scopes.pop() else {
+        // The graphs to enter, up to the nearest one already on the chain.
+        let mut entered = Vec::new();
+        let mut g = Some(graph);
+        while let Some(x) = g.filter(|&x| !self.in_scope[x]) {
+            entered.push(x);
+            g = sg.graph(x).parent.map(|p| sg.node(p).graph);
+        }
+        while let Some(&(top, mark)) = self.scopes.last() {
+            if Some(top) == g {
                 break;
-            };
+            }
+            self.scopes.pop();
+            self.in_scope[top] = false;
             while self.undo.len() > mark {
                 if let Some((si, old)) = self.undo.pop() {
                     self.latest[si] = old;
                 }
             }
         }
-        for &g in &chain[keep..] {
-            self.scopes.push((g, self.undo.len()));
+        for &x in entered.iter().rev() {
+            self.scopes.push((x, self.undo.len()));
+            self.in_scope[x] = true;
         }
     }
     fn open(&mut self, new: StreamId) {

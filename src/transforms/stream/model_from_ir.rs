@@ -291,6 +291,7 @@ pub fn node_kind(def: &OpDef) -> NodeKind {
         (Trait::LoopEnter, NodeKind::LOOP_ENTER),
         (Trait::NextIteration, NodeKind::NEXT_ITERATION),
         (Trait::Case, NodeKind::CASE),
+        (Trait::PartitionedCall, NodeKind::CALL),
     ];
     let mut kind = NodeKind::NONE;
     for &(t, k) in MAP {

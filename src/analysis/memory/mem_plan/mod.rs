@@ -248,7 +248,7 @@ pub fn plan_memory(
             add_uses(block, symbols, s, &order, &timeline);
         }
     }
-    dedup_writers(&mut blocks);
+    dedup_uses(&mut blocks);
     let placed = allocator::place(&blocks, timeline.len, Some(&order));
 
     let mut offset = vec![-1i64; facts.kind.len()];
@@ -429,27 +429,24 @@ fn cluster_starts(
     Ok(starts)
 }
 
-/// Each writer of a block once (see [`add_uses`]).
-fn dedup_writers(blocks: &mut [Block]) {
+/// Each writer of a block once, and its latest use per lane (see [`add_uses`]).
+fn dedup_uses(blocks: &mut [Block]) {
     for block in blocks {
         block.writers.sort_unstable();
         block.writers.dedup();
+        allocator::latest_per_lane(&mut block.last_uses);
     }
 }
 
-/// Records the latest use per lane and the writers of symbol `s` in `block`.
+/// Records the uses per lane and the writers of symbol `s` in `block`.
 fn add_uses(block: &mut Block, symbols: &Symbols, s: SymbolId, order: &Order, t: &Timeline) {
     for a in symbols.anchors(s) {
         let n = a.node();
         let lane: Lane = order.lane(n);
-        let end = t.end[n.0 as usize];
-        match block.last_uses.iter_mut().find(|x| x.0 == lane) {
-            Some(x) if x.2 < end => *x = (lane, n, end),
-            Some(_) => {}
-            None => block.last_uses.push((lane, n, end)),
-        }
-        // Deduplicated once the block is complete ([`dedup_writers`]): a membership scan
-        // per writer was quadratic on a chain of in-place ops (one symbol, 160k writers).
+        // Both reduced once the block is complete ([`dedup_uses`]): a membership scan per
+        // writer was quadratic on a chain of in-place ops (one symbol, 160k writers), and
+        // one per use on a chain of nested calls (a lane per graph).
+        block.last_uses.push((lane, n, t.end[n.0 as usize]));
         if !a.is_input() {
             block.writers.push(n);
         }

@@ -2,6 +2,7 @@
 
 use super::util::*;
 use crate::analysis::stream::*;
+use std::collections::BTreeSet;
 
 /// A Data followed by an aicore chain `n1..=nk`, one task each.
 fn chain(k: usize) -> (B, Vec<NodeId>) {
@@ -163,12 +164,9 @@ fn split_exempt_node_kinds_c8() {
     }
 }
 
-/// Beyond GE: a node with subgraphs may be a split point (its labels go with it), and a
-/// stream opened inside a subgraph belongs to it: after the subgraph, the logical stream
-/// continues on the stream it had before, and the split event comes from a node of the
-/// subgraph itself.
-#[test]
-fn a_split_inside_a_subgraph_stays_in_the_subgraph() {
+/// A call with a chain of `len` ops in its body between `n1` and `after`: (builder, call,
+/// body graph, body ops, after).
+fn call_with_body(len: usize) -> (B, NodeId, GraphId, Vec<NodeId>, NodeId) {
     let mut b = B::new();
     let x = b.data("x");
     let n1 = b.op("n1", AIC);
@@ -179,7 +177,7 @@ fn a_split_inside_a_subgraph_stays_in_the_subgraph() {
     let d = b.ng(g, "arg", "Data", LOCAL);
     let mut prev = d;
     let mut inner = Vec::new();
-    for i in 0..14 {
+    for i in 0..len {
         let m = b.ng(g, &format!("s{i}"), "Op", AIC);
         b.d(prev, m);
         prev = m;
@@ -188,14 +186,29 @@ fn a_split_inside_a_subgraph_stays_in_the_subgraph() {
     b.a(prev).subgraph_end_node = true;
     let after = b.op("after", AIC);
     b.d(call, after);
-    let r = b.run_with(&opts("max-task-normal", "40"));
+    (b, call, g, inner, after)
+}
+
+/// Beyond GE: a node with subgraphs may be a split point (its labels go with it), and a
+/// stream opened inside a subgraph belongs to it: after the subgraph, the logical stream
+/// continues on the stream it had before, and the split event comes from a node of the
+/// subgraph itself. A body that fits a stream of its own but not beside its caller gets one.
+#[test]
+fn a_split_inside_a_subgraph_stays_in_the_subgraph() {
+    let (b, call, g, inner, after) = call_with_body(9);
+    // 38 tasks: 11 usable.
+    let r = b.run_with(&opts("max-task-normal", "38"));
     let s_call = r.stream[call];
     let opened: Vec<StreamId> = inner
         .iter()
         .map(|&m| r.stream[m])
         .filter(|&s| s != s_call)
         .collect();
-    assert!(!opened.is_empty(), "the subgraph is split");
+    assert_eq!(
+        opened.len(),
+        inner.len(),
+        "the body has a stream of its own"
+    );
     assert!(opened
         .iter()
         .all(|s| r.split.split_owner.get(s) == Some(&g)));
@@ -213,9 +226,73 @@ fn a_split_inside_a_subgraph_stays_in_the_subgraph() {
         );
     }
     assert!(
-        r.split.stream_tasks.values().all(|&t| t <= 13),
+        r.split.stream_tasks.values().all(|&t| t <= 11),
         "{:?}",
         r.split.stream_tasks
+    );
+}
+
+/// A call whose body does not fit a stream of its own continues on its caller's stream and
+/// splits where that fills up (moving the body would gain nothing); the streams it opens
+/// still belong to the body, and none passes the limit.
+#[test]
+fn a_call_body_larger_than_a_stream_continues_on_the_callers_stream() {
+    let (b, call, g, inner, _) = call_with_body(250);
+    // 127 tasks: 100 usable.
+    let r = b.run_with(&opts("max-task-normal", "127"));
+    let s_call = r.stream[call];
+    assert_eq!(
+        r.stream[inner[0]], s_call,
+        "the body starts on the call's stream"
+    );
+    let opened: BTreeSet<StreamId> = inner
+        .iter()
+        .map(|&m| r.stream[m])
+        .filter(|&s| s != s_call)
+        .collect();
+    assert!(opened.len() >= 2, "{opened:?}");
+    assert!(opened
+        .iter()
+        .all(|s| r.split.split_owner.get(s) == Some(&g)));
+    assert!(
+        r.split.stream_tasks.values().all(|&t| t <= 100),
+        "{:?}",
+        r.split.stream_tasks
+    );
+}
+
+/// A chain of nested calls (`../shared/repro/robustness` F2b) needs about as many streams
+/// as its tasks fill, not one per nesting level once the first stream is full (the rule
+/// that gives a body a fresh stream would open one for each nested call).
+#[test]
+fn nested_calls_fill_streams_instead_of_opening_one_per_level() {
+    let depth = 400;
+    let mut b = B::new();
+    let x = b.data("x");
+    let first = b.op("first", AIC);
+    b.d(x, first);
+    let mut graph = 0;
+    let mut input = first;
+    for level in 0..depth {
+        let call = b.ng(graph, &format!("call{level}"), "PartitionedCall", AIC);
+        b.d(input, call);
+        graph = b.sg.add_subgraph(&format!("g{level}"), call);
+        input = b.ng(graph, &format!("arg{level}"), "Data", LOCAL);
+    }
+    let last = b.ng(graph, "last", "Op", AIC);
+    b.d(input, last);
+    // 91 tasks: 64 usable.
+    let r = b.run_with(&opts("max-task-normal", "91"));
+    let tasks: i64 = r.split.stream_tasks.values().sum();
+    let streams = r.split.stream_tasks.len() as i64;
+    assert!(
+        r.split.stream_tasks.values().all(|&t| t <= 64),
+        "{:?}",
+        r.split.stream_tasks
+    );
+    assert!(
+        streams <= 2 * (tasks / 64 + 1),
+        "{streams} streams for {tasks} tasks at 64 per stream"
     );
 }
 
