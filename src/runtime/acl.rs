@@ -388,7 +388,11 @@ impl Acl {
         let Some(set) = self.sim.as_ref().and_then(|s| s.geSimSetTaskName) else {
             return Ok(());
         };
-        let text = c_string(name, "node name")?;
+        // A name C cannot carry (a NUL byte) is left out, as on a device without the
+        // extension: the report falls back to the op alone, and the run goes on.
+        let Ok(text) = CString::new(name) else {
+            return Ok(());
+        };
         // SAFETY: a live stream handle and a NUL-terminated string that lives across the call.
         self.check("geSimSetTaskName", unsafe {
             set(stream.raw(), text.as_ptr())
@@ -409,7 +413,9 @@ impl Acl {
         let Some(set) = self.sim.as_ref().and_then(|s| s.geSimSetHcclTask) else {
             return Ok(());
         };
-        let text = c_string(op_type, "op type")?;
+        let Ok(text) = CString::new(op_type) else {
+            return Ok(());
+        };
         // SAFETY: a live stream handle and a NUL-terminated string that lives across the call.
         self.check("geSimSetHcclTask", unsafe {
             set(stream.raw(), text.as_ptr(), part)
