@@ -971,3 +971,83 @@ fn a_library_without_the_simulator_extension_runs_an_hccl_model() {
     let calls = std::fs::read_to_string(&log).unwrap_or_default();
     assert_eq!(calls, "HcclAllReduce\n");
 }
+
+/// A fused AllReduce (two input/output pairs, one HCCL call each) whose pair 1 reads
+/// ws[0], filled by a copy on stream 1; `ordered` puts an event between them.
+fn fused_all_reduce(ordered: bool) -> TaskModel {
+    let ar = Task::Hccl {
+        node: "ar".into(),
+        collective: Collective::AllReduce,
+        group: "hccl_world_group".into(),
+        reduction: Reduction::Sum,
+        root_rank: 0,
+        inputs: vec![
+            operand(Region::Input(0), 0, 4),
+            operand(Region::Workspace, 0, 4),
+        ],
+        outputs: vec![
+            operand(Region::Output(0), 0, 4),
+            operand(Region::Workspace, 64, 4),
+        ],
+    };
+    let fill = Task::MemcpyAsync {
+        node: "fill".into(),
+        src: operand(Region::Input(0), 0, 4),
+        dst: operand(Region::Workspace, 0, 4),
+    };
+    let event = |t: fn(String, u32) -> Task| t("e".into(), 0);
+    let (mut s0, mut s1) = (vec![ar], vec![fill]);
+    if ordered {
+        s1.push(event(|node, event| Task::EventRecord { node, event }));
+        s0.insert(0, event(|node, event| Task::EventWait { node, event }));
+        s0.insert(1, event(|node, event| Task::EventReset { node, event }));
+    }
+    let mut m = model(4, vec![stream(0, s0), stream(1, s1)]);
+    m.event_num = u32::from(ordered);
+    m
+}
+
+/// The races of `m` under 4 schedules, as `ge-run` prints them.
+fn race_lines(m: &TaskModel) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (seed, mode) in ["uniform", "reverse", "delay-stream:0", "delay-stream:1"]
+        .iter()
+        .enumerate()
+    {
+        let options = RunOptions {
+            sim_seed: seed as u64,
+            schedule_mode: Some((*mode).to_owned()),
+            sim_config: vec!["race=1".to_owned()],
+            ..with_input(&[1.0; 4])
+        };
+        let report = run_model(m, &options).unwrap().report.unwrap();
+        lines.extend(
+            report
+                .races()
+                .iter()
+                .map(|r| ge_mlir::runtime::executor::SimReport::describe_race_in(r, m)),
+        );
+    }
+    lines
+}
+
+/// Pair 1 of a fused collective node is its own HCCL call: a race on it names the node,
+/// its op type and `input 1` (its second input) with the tensor there, not pair 0 or an
+/// anonymous buffer; with an event between them there is none.
+#[test]
+fn a_race_on_pair_1_of_a_fused_collective_names_input_1() {
+    let lines = race_lines(&fused_all_reduce(false));
+    assert!(
+        lines.iter().any(|l| l
+            .contains("HcomAllReduce `ar` on device 0 stream 0 (input 1, tensor fill:0)")
+            && l.contains("memcpy `fill`")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains(" buffer)") || l.contains("(input 0")),
+        "{lines:?}"
+    );
+    assert_eq!(race_lines(&fused_all_reduce(true)), Vec::<String>::new());
+}
