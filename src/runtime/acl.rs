@@ -245,7 +245,7 @@ struct SimFns {
     geSimSetTaskName: Option<unsafe extern "C" fn(Ptr, *const c_char) -> c_int>,
     /// `geSimSetHcclTask(stream, opType, part)`: the op type of the next collective's node
     /// and which of its input/output pairs the call is (race reports name
-    /// `HcomAllReduce `n`` and `input part` / `output part`); optional likewise.
+    /// ``HcomAllReduce `n` `` and `input part` / `output part`); optional likewise.
     geSimSetHcclTask: Option<unsafe extern "C" fn(Ptr, *const c_char, u32) -> c_int>,
 }
 

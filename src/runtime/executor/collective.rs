@@ -3,7 +3,7 @@
 //! or the dynamic path resolved. Before each call the simulator is told the node's name,
 //! its op type and the pair (`geSimSetTaskName`, `geSimSetHcclTask`: simulator-only
 //! entry points, looked up optionally), so its race reports and trace name the HCCL side
-//! as they name kernels (`HcomAllReduce `ar` ... (output 0, tensor ar:0)`). HCCL's C API
+//! as they name kernels (``HcomAllReduce `ar` ... (output 0, tensor ar:0)``). HCCL's C API
 //! has no name parameter; on a real device the two calls do nothing.
 
 use crate::{

@@ -582,9 +582,10 @@ pub extern "C" fn geSimReport() -> *const c_char {
     r.unwrap_or(std::ptr::null())
 }
 
-/// Simulator only: the node name of the next kernel, device copy or collective issued on
-/// `stream` (reports of the race detector and the trace name tasks by op type and node). Not part of `ge_acl_subset.h`; a
-/// loader looks it up optionally.
+/// Simulator only (declared in the simulator section of `ge_acl_subset.h`; CANN has no
+/// such symbol): the node name of the next kernel, device copy or collective issued on
+/// `stream` (reports of the race detector and the trace name tasks by op type and node).
+/// A loader looks it up optionally.
 #[no_mangle]
 pub unsafe extern "C" fn geSimSetTaskName(stream: Handle, name: *const c_char) -> i32 {
     let what = "geSimSetTaskName";
@@ -600,7 +601,7 @@ pub unsafe extern "C" fn geSimSetTaskName(stream: Handle, name: *const c_char) -
 /// node of GE op type `op_type` (`HcomAllReduce`; NULL or empty keeps the HCCL call's
 /// name). HCCL's C API has no parameter for either, and the executor makes one HCCL call
 /// per pair of a fused collective node, so with this and `geSimSetTaskName` a race report
-/// names the HCCL side as it names a kernel: `HcomAllReduce `ar` (output 1)`. Without it a
+/// names the HCCL side as it names a kernel: ``HcomAllReduce `ar` (output 1)``. Without it a
 /// collective's sides are `send buffer` / `receive buffer`. Any later kernel or copy on
 /// `stream` drops it.
 #[no_mangle]
