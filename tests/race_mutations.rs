@@ -8,7 +8,7 @@ use ge_mlir::{
     dialect::new_context,
     ir::pass_manager::module_pass_manager,
     lowering::{
-        model::{Addr, Region, Task, TaskModel},
+        model::{Addr, Collective, Region, Task, TaskModel},
         read::read_task_model,
     },
     pipeline::{PassStatistics, Pipeline},
@@ -485,24 +485,33 @@ fn a_removed_event_wait_is_caught() {
     check_kind("remove-wait", false);
 }
 
-/// Every race of a removed wait between kernels and copies names the operand and tensor
-/// of both sides, and in a read-after-write the
+/// Every race of a removed wait between kernels, copies and the AllReduce names the op,
+/// node, operand and tensor of both sides (some of them with the AllReduce), and in a
+/// read-after-write the
 /// reader's tensor is the writer's (the plan may have put other tensors at those bytes
 /// too, which the reader's name lists as alternatives).
 #[test]
 fn a_removed_wait_race_names_the_tensors_of_both_sides() {
     let m = file("test/Runtime/Inputs/step.ge");
     let mut named = 0;
+    let mut with_hccl = 0;
     for (what, mutant) in mutants(&m, "remove-wait") {
         for k in 0..4 {
             let Outcome::Races(lines) = run(&mutant, k) else {
                 continue;
             };
-            // Collectives carry no node name in the simulator: pairs of kernels and copies.
-            for line in lines
-                .iter()
-                .filter(|l| l.contains(" and ") && !l.contains("hccl on"))
-            {
+            // Kernels, copies and collectives alike (the executor names each HCCL call's
+            // node and pair through the simulator's side channel).
+            assert!(
+                !lines.iter().any(|l| l.contains("hccl on")
+                    || l.contains("send buffer")
+                    || l.contains("receive buffer")),
+                "{what}: a side without its node: {lines:?}"
+            );
+            for line in lines.iter().filter(|l| l.contains(" and ")) {
+                if line.contains("HcomAllReduce `ar` on ") {
+                    with_hccl += 1;
+                }
                 let tensors: Vec<&str> = line
                     .split(", tensor ")
                     .skip(1)
@@ -520,6 +529,107 @@ fn a_removed_wait_race_names_the_tensors_of_both_sides() {
         }
     }
     assert!(named > 0, "no race between two tasks was reported");
+    assert!(
+        with_hccl > 0,
+        "no race between the AllReduce and another task was reported"
+    );
+}
+
+/// GE's op type of an HCCL task's node, as a race report names it.
+fn hcom(collective: Collective) -> &'static str {
+    match collective {
+        Collective::AllReduce => "HcomAllReduce",
+        Collective::Broadcast => "HcomBroadcast",
+        Collective::AllGather => "HcomAllGather",
+        Collective::ReduceScatter => "HcomReduceScatter",
+    }
+}
+
+/// Every mutant that removes one wait ordering an HCCL task: a wait on its stream since
+/// the previous data task (for its inputs' producers), or a wait on another stream for
+/// an event its stream records after it before the next data task (for its outputs'
+/// readers). Each with the race side it must show: `HcomAllReduce `ar` on `.
+fn hccl_ordering_mutants(m: &TaskModel) -> Vec<(String, String, TaskModel)> {
+    let mut out = Vec::new();
+    let mut remove = |what: String, side: &str, (s, j): (usize, usize)| {
+        let mut x = m.clone();
+        x.streams[s].tasks.remove(j);
+        out.push((what, side.to_owned(), x));
+    };
+    for (s, st) in m.streams.iter().enumerate() {
+        for (i, t) in st.tasks.iter().enumerate() {
+            let Task::Hccl {
+                node, collective, ..
+            } = t
+            else {
+                continue;
+            };
+            let side = format!("{} `{node}` on ", hcom(*collective));
+            let before = st.tasks[..i].iter().rposition(is_data).map_or(0, |p| p + 1);
+            for j in before..i {
+                if matches!(st.tasks[j], Task::EventWait { .. }) {
+                    remove(
+                        format!("{node}: stream {s} wait {j} before it"),
+                        &side,
+                        (s, j),
+                    );
+                }
+            }
+            let after = st.tasks[i + 1..]
+                .iter()
+                .position(is_data)
+                .map_or(st.tasks.len(), |p| i + 1 + p);
+            for record in &st.tasks[i + 1..after] {
+                let Task::EventRecord { event, .. } = record else {
+                    continue;
+                };
+                for (s2, st2) in m.streams.iter().enumerate() {
+                    for (k, w) in st2.tasks.iter().enumerate() {
+                        if matches!(w, Task::EventWait { event: e, .. } if e == event) {
+                            let what = format!("{node}: stream {s2} wait {k} after it");
+                            remove(what, &side, (s2, k));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A mutation that removes an ordering of an HCCL task is caught as a race, and the
+/// report names the HCCL node by op type and name, with its operand (`input j` /
+/// `output j`), never the HCCL call's anonymous `send buffer` / `receive buffer`.
+#[test]
+fn a_removed_ordering_of_an_hccl_task_is_caught_and_names_the_node() {
+    let mut total = 0;
+    for (name, m) in models() {
+        clean(&m, 1);
+        for (what, side, mutant) in hccl_ordering_mutants(&m) {
+            let mut lines = Vec::new();
+            for k in 0..4 {
+                if let Outcome::Races(r) = run(&mutant, k) {
+                    lines.extend(r);
+                }
+            }
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.contains(&side)
+                        && (l.contains(" (input ") || l.contains(" (output "))),
+                "{name} {what}: no race names `{side}`: {lines:?}"
+            );
+            assert!(
+                !lines.iter().any(|l| l.contains("send buffer")
+                    || l.contains("receive buffer")
+                    || l.contains("hccl on")),
+                "{name} {what}: an unnamed HCCL side: {lines:?}"
+            );
+            total += 1;
+        }
+    }
+    assert!(total > 0, "no model admits a removed HCCL ordering");
+    eprintln!("{total} removed HCCL orderings, each caught and named");
 }
 
 #[test]

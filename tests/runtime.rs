@@ -880,3 +880,174 @@ fn the_simulator_loads_as_ascend_through_the_same_loader() {
     assert_eq!(result.ranks[0].outputs, vec![tensor(&[1.0, 2.0, 3.0, 4.0])]);
     assert!(result.report.is_some());
 }
+
+/// What a device without the simulator's extension does for the calls an HCCL model
+/// makes: CANN's symbols only (no `geSim*`, as the real libascendcl and libhccl), every
+/// call succeeds, handles and device addresses are distinct non-NULL values, host memory
+/// is real, and each collective appends a line to the file `CALLS_LOG`.
+const NO_EXTENSION_DEVICE: &str = r#"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+static uintptr_t next = 0x1000;
+static void *handle(void) { next += 0x1000; return (void *)next; }
+long aclrtGetDeviceCount(uint32_t *n) { *n = 1; return 0; }
+long aclrtGetRunMode(int *m) { *m = 1; return 0; }
+long aclrtCreateStream(void **s) { *s = handle(); return 0; }
+long aclrtCreateStreamWithConfig(void **s, uint32_t p, uint32_t f) { *s = handle(); return 0; }
+long aclrtStreamQuery(void *s, int *st) { *st = 0; return 0; }
+long aclrtGetStreamAvailableNum(uint32_t *n) { *n = 1024; return 0; }
+long aclrtCreateEvent(void **e) { *e = handle(); return 0; }
+long aclrtCreateEventWithFlag(void **e, uint32_t f) { *e = handle(); return 0; }
+long aclrtCreateEventExWithFlag(void **e, uint32_t f) { *e = handle(); return 0; }
+long aclrtQueryEventStatus(void *e, int *st) { *st = 1; return 0; }
+long aclrtGetEventAvailNum(uint32_t *n) { *n = 1024; return 0; }
+long aclrtMalloc(void **p, size_t n, int policy) { *p = handle(); next += n; return 0; }
+long aclrtMallocHost(void **p, size_t n) { *p = calloc(1, n ? n : 1); return 0; }
+long aclrtFreeHost(void *p) { free(p); return 0; }
+long aclrtCreateNotify(void **n, uint64_t f) { *n = handle(); return 0; }
+long aclrtCreateLabel(void **l) { *l = handle(); return 0; }
+long aclrtCreateLabelList(void **l, size_t n, void **list) { *list = handle(); return 0; }
+long aclmdlRIBuildBegin(void **m, uint32_t f) { *m = handle(); return 0; }
+void *aclCreateTensorDesc(int t, int n, const int64_t *d, int f) { return handle(); }
+void *aclCreateDataBuffer(void *d, size_t n) { return handle(); }
+void *aclopCreateAttr(void) { return handle(); }
+long HcclGetRootInfo(char *info) { info[0] = 1; return 0; }
+long HcclCommInitRootInfo(uint32_t n, const void *i, uint32_t r, void **c) { *c = handle(); return 0; }
+long HcclCommInitAll(uint32_t n, int32_t *d, void **c) { for (uint32_t i = 0; i < n; i++) c[i] = handle(); return 0; }
+long HcclGetRankSize(void *c, uint32_t *n) { *n = 1; return 0; }
+long HcclGetRankId(void *c, uint32_t *r) { *r = 0; return 0; }
+long HcclAllReduce(void) {
+  FILE *f = fopen(CALLS_LOG, "a");
+  if (f) { fputs("HcclAllReduce\n", f); fclose(f); }
+  return 0;
+}
+"#;
+
+/// A library without the simulator's extension (the real libascendcl and libhccl have
+/// none) runs an HCCL model: the HCCL calls are issued, and the simulator-only
+/// `geSimSetTaskName` / `geSimSetHcclTask` before them are looked up optionally, never
+/// required.
+#[test]
+fn a_library_without_the_simulator_extension_runs_an_hccl_model() {
+    let overridden: Vec<&str> = NO_EXTENSION_DEVICE
+        .lines()
+        .filter_map(|l| l.split('(').next()?.rsplit([' ', '*']).next())
+        .filter(|name| name.starts_with("acl") || name.starts_with("Hccl"))
+        .collect();
+    let mut source = String::from("const char *aclGetRecentErrMsg(void) { return \"\"; }\n");
+    for name in ACL_SYMBOLS.iter().chain(HCCL_SYMBOLS) {
+        if *name != "aclGetRecentErrMsg" && !overridden.contains(name) {
+            source += &format!("long {name}(void) {{ return 0; }}\n");
+        }
+    }
+    let log = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-extension-calls.log");
+    let _ = std::fs::remove_file(&log);
+    source += &format!("#define CALLS_LOG {:?}\n", log.display().to_string());
+    source += NO_EXTENSION_DEVICE;
+    let dir = fake_library("no-extension", &source);
+    let m = model(
+        4,
+        vec![stream(
+            0,
+            vec![Task::Hccl {
+                node: "allreduce".into(),
+                collective: Collective::AllReduce,
+                group: "hccl_world_group".into(),
+                reduction: Reduction::Sum,
+                root_rank: 0,
+                inputs: vec![operand(Region::Input(0), 0, 4)],
+                outputs: vec![operand(Region::Output(0), 0, 4)],
+            }],
+        )],
+    );
+    let options = RunOptions {
+        device: Device::Ascend,
+        acl_lib_dir: Some(dir),
+        ..with_input(&[1.0; 4])
+    };
+    let result = run_model(&m, &options).unwrap();
+    assert!(result.report.is_none(), "no simulator report");
+    let calls = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(calls, "HcclAllReduce\n");
+}
+
+/// A fused AllReduce (two input/output pairs, one HCCL call each) whose pair 1 reads
+/// ws[0], filled by a copy on stream 1; `ordered` puts an event between them.
+fn fused_all_reduce(ordered: bool) -> TaskModel {
+    let ar = Task::Hccl {
+        node: "ar".into(),
+        collective: Collective::AllReduce,
+        group: "hccl_world_group".into(),
+        reduction: Reduction::Sum,
+        root_rank: 0,
+        inputs: vec![
+            operand(Region::Input(0), 0, 4),
+            operand(Region::Workspace, 0, 4),
+        ],
+        outputs: vec![
+            operand(Region::Output(0), 0, 4),
+            operand(Region::Workspace, 64, 4),
+        ],
+    };
+    let fill = Task::MemcpyAsync {
+        node: "fill".into(),
+        src: operand(Region::Input(0), 0, 4),
+        dst: operand(Region::Workspace, 0, 4),
+    };
+    let event = |t: fn(String, u32) -> Task| t("e".into(), 0);
+    let (mut s0, mut s1) = (vec![ar], vec![fill]);
+    if ordered {
+        s1.push(event(|node, event| Task::EventRecord { node, event }));
+        s0.insert(0, event(|node, event| Task::EventWait { node, event }));
+        s0.insert(1, event(|node, event| Task::EventReset { node, event }));
+    }
+    let mut m = model(4, vec![stream(0, s0), stream(1, s1)]);
+    m.event_num = u32::from(ordered);
+    m
+}
+
+/// The races of `m` under 4 schedules, as `ge-run` prints them.
+fn race_lines(m: &TaskModel) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (seed, mode) in ["uniform", "reverse", "delay-stream:0", "delay-stream:1"]
+        .iter()
+        .enumerate()
+    {
+        let options = RunOptions {
+            sim_seed: seed as u64,
+            schedule_mode: Some((*mode).to_owned()),
+            sim_config: vec!["race=1".to_owned()],
+            ..with_input(&[1.0; 4])
+        };
+        let report = run_model(m, &options).unwrap().report.unwrap();
+        lines.extend(
+            report
+                .races()
+                .iter()
+                .map(|r| ge_mlir::runtime::executor::SimReport::describe_race_in(r, m)),
+        );
+    }
+    lines
+}
+
+/// Pair 1 of a fused collective node is its own HCCL call: a race on it names the node,
+/// its op type and `input 1` (its second input) with the tensor there, not pair 0 or an
+/// anonymous buffer; with an event between them there is none.
+#[test]
+fn a_race_on_pair_1_of_a_fused_collective_names_input_1() {
+    let lines = race_lines(&fused_all_reduce(false));
+    assert!(
+        lines.iter().any(|l| l
+            .contains("HcomAllReduce `ar` on device 0 stream 0 (input 1, tensor fill:0)")
+            && l.contains("memcpy `fill`")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains(" buffer)") || l.contains("(input 0")),
+        "{lines:?}"
+    );
+    assert_eq!(race_lines(&fused_all_reduce(true)), Vec::<String>::new());
+}

@@ -236,13 +236,17 @@ bindings!(AclFns, ACL_SYMBOLS {
     aclopExecuteV2: fn(*const c_char, c_int, *mut Ptr, *mut Ptr, c_int, *mut Ptr, *mut Ptr, Ptr, Ptr) -> c_int;
 });
 
-/// The simulator's own two entry points (absent from CANN).
+/// The simulator's own entry points (absent from CANN).
 struct SimFns {
     geSimConfigure: unsafe extern "C" fn(*const c_char) -> c_int,
     geSimReport: unsafe extern "C" fn() -> *const c_char,
-    /// `geSimSetTaskName(stream, name)`: the node name of the next kernel or device copy (race reports);
-    /// optional, so an older simulator still loads.
+    /// `geSimSetTaskName(stream, name)`: the node name of the next kernel, device copy or
+    /// collective (race reports, trace); optional, so an older simulator still loads.
     geSimSetTaskName: Option<unsafe extern "C" fn(Ptr, *const c_char) -> c_int>,
+    /// `geSimSetHcclTask(stream, opType, part)`: the op type of the next collective's node
+    /// and which of its input/output pairs the call is (race reports name
+    /// ``HcomAllReduce `n` `` and `input part` / `output part`); optional likewise.
+    geSimSetHcclTask: Option<unsafe extern "C" fn(Ptr, *const c_char, u32) -> c_int>,
 }
 
 /// A device address (never dereferenced on the host).
@@ -289,6 +293,7 @@ impl Acl {
                 geSimConfigure,
                 geSimReport,
                 geSimSetTaskName: libs.lookup("geSimSetTaskName"),
+                geSimSetHcclTask: libs.lookup("geSimSetHcclTask"),
             }),
             _ => None,
         };
@@ -376,16 +381,44 @@ impl Acl {
         Ok(true)
     }
 
-    /// `geSimSetTaskName(stream, name)` before a kernel's issue, so the simulator's race
-    /// reports name its node; nothing on a real device or an older simulator.
+    /// `geSimSetTaskName(stream, name)` before a kernel's, device copy's or collective's
+    /// issue, so the simulator's race reports and trace name its node; nothing on a real
+    /// device or an older simulator.
     pub fn sim_set_task_name(&self, stream: &Stream, name: &str) -> Result<(), RuntimeError> {
         let Some(set) = self.sim.as_ref().and_then(|s| s.geSimSetTaskName) else {
             return Ok(());
         };
-        let text = c_string(name, "node name")?;
+        // A name C cannot carry (a NUL byte) is left out, as on a device without the
+        // extension: the report falls back to the op alone, and the run goes on.
+        let Ok(text) = CString::new(name) else {
+            return Ok(());
+        };
         // SAFETY: a live stream handle and a NUL-terminated string that lives across the call.
         self.check("geSimSetTaskName", unsafe {
             set(stream.raw(), text.as_ptr())
+        })
+    }
+
+    /// `geSimSetHcclTask(stream, op_type, part)` before the HCCL call of input/output
+    /// pair `part` of a collective node of GE type `op_type` (HCCL's C API has no name
+    /// parameter: the simulator takes the node from `geSimSetTaskName`, the type and pair
+    /// from here); nothing on a real device or an older simulator, whose reports keep
+    /// naming the HCCL call and its send / receive buffers.
+    pub fn sim_set_hccl_task(
+        &self,
+        stream: &Stream,
+        op_type: &str,
+        part: u32,
+    ) -> Result<(), RuntimeError> {
+        let Some(set) = self.sim.as_ref().and_then(|s| s.geSimSetHcclTask) else {
+            return Ok(());
+        };
+        let Ok(text) = CString::new(op_type) else {
+            return Ok(());
+        };
+        // SAFETY: a live stream handle and a NUL-terminated string that lives across the call.
+        self.check("geSimSetHcclTask", unsafe {
+            set(stream.raw(), text.as_ptr(), part)
         })
     }
 

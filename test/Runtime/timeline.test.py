@@ -6,6 +6,12 @@ slices = [e for e in trace if e.get("ph") == "X" and e.get("cat") != "model_exec
 kernels = [e for e in slices if e.get("cat") == "kernel"]
 named = all(e["name"] == f'{e["args"]["name"]} {e["args"]["node"]}' for e in kernels if "node" in e["args"])
 print("trace: slices named by node:", "yes" if kernels and named and any("node" in e["args"] for e in kernels) else "no")
+# A collective and a device copy carry their node like a kernel (geSimSetTaskName).
+others = [e for e in slices if e.get("cat") in ("hccl", "memcpy")]
+print("trace: hccl and copy slices named by node:",
+      "yes" if any(e.get("cat") == "hccl" for e in others)
+      and all("node" in e["args"] and e["name"] == f'{e["args"]["name"]} {e["args"]["node"]}' for e in others)
+      else "no: " + ", ".join(e["name"] for e in others))
 counters = [e for e in trace if e.get("ph") == "C"]
 print(f"trace: counter events: {len(counters)}, peak {max((e['args']['bytes'] for e in counters), default=0)}")
 flows = [e for e in trace if e.get("ph") == "s"]

@@ -3,8 +3,9 @@
 //! the model runtime instance with every stream bound HEAD or DEFAULT, and every task
 //! issued through its ACL call on resolved addresses (region base + offset).
 
+use super::collective;
 use crate::{
-    lowering::model::{Addr, Collective, Operand, Region, Task, TaskModel},
+    lowering::model::{Addr, Operand, Region, Task, TaskModel},
     runtime::{
         acl::{
             Acl, DataBuffer, DeviceBuffer, DevicePtr, Event, Label, LabelList, ModelRI, Notify,
@@ -12,7 +13,7 @@ use crate::{
             STREAM_PERSISTENT,
         },
         error::RuntimeError,
-        hccl::{hccl_dtype, Comm, Hccl},
+        hccl::{Comm, Hccl},
         tensor::{variable_seed_name, HostTensor},
     },
 };
@@ -467,6 +468,7 @@ impl RankModel {
                 acl.memset_async(to, *size, i32::from(*value), *size, stream)?
             }
             Task::Hccl {
+                node,
                 collective,
                 reduction,
                 root_rank,
@@ -479,15 +481,26 @@ impl RankModel {
                         "an HCCL task but no communicator".to_owned(),
                     ));
                 };
-                self.issue_collective(
-                    hccl,
-                    comm,
-                    stream_id,
-                    *collective,
-                    *reduction as i32,
-                    *root_rank,
-                    inputs,
-                    outputs,
+                let sends = inputs
+                    .iter()
+                    .map(|o| self.operand(o))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let recvs = outputs
+                    .iter()
+                    .map(|o| self.operand(o))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let call = collective::Call {
+                    node,
+                    collective: *collective,
+                    op: *reduction as i32,
+                    root: *root_rank,
+                };
+                collective::issue(
+                    (&acl, hccl, comm),
+                    self.stream(stream_id)?,
+                    call,
+                    (inputs, &sends),
+                    (outputs, &recvs),
                 )?;
             }
             Task::StreamActive { stream: target, .. } => {
@@ -562,64 +575,6 @@ impl RankModel {
                 Ok((desc, buffer))
             })
             .collect()
-    }
-
-    /// One HCCL call per input/output pair (GE fuses several tensors into one node; the
-    /// library takes one buffer each).
-    #[allow(clippy::too_many_arguments)]
-    fn issue_collective(
-        &self,
-        hccl: &Hccl,
-        comm: &Comm,
-        stream_id: u32,
-        collective: Collective,
-        op: i32,
-        root: u32,
-        inputs: &[Operand],
-        outputs: &[Operand],
-    ) -> Result<(), RuntimeError> {
-        if inputs.len() != outputs.len() || inputs.is_empty() {
-            return Err(RuntimeError::Model(format!(
-                "a collective with {} inputs and {} outputs",
-                inputs.len(),
-                outputs.len()
-            )));
-        }
-        let stream = self.stream(stream_id)?;
-        for (input, output) in inputs.iter().zip(outputs) {
-            let dtype = hccl_dtype(input.desc.dtype).ok_or_else(|| {
-                RuntimeError::Model(format!("HCCL has no {:?} type", input.desc.dtype))
-            })?;
-            let (send, recv) = (self.operand(input)?, self.operand(output)?);
-            let elements =
-                |operand: &Operand| operand.desc.bytes() / operand.desc.dtype.size().max(1) as u64;
-            match collective {
-                Collective::AllReduce => {
-                    hccl.all_reduce(send, recv, elements(input), dtype, op, comm, stream)?
-                }
-                Collective::Broadcast => {
-                    // HcclBroadcast works in place: the root's input goes to every rank's
-                    // output buffer.
-                    if send != recv {
-                        self.acl.memcpy_async(
-                            recv,
-                            output.size,
-                            send,
-                            input.size.min(output.size),
-                            stream,
-                        )?;
-                    }
-                    hccl.broadcast(recv, elements(output), dtype, root, comm, stream)?
-                }
-                Collective::AllGather => {
-                    hccl.all_gather(send, recv, elements(input), dtype, comm, stream)?
-                }
-                Collective::ReduceScatter => {
-                    hccl.reduce_scatter(send, recv, elements(output), dtype, op, comm, stream)?
-                }
-            }
-        }
-        Ok(())
     }
 
     /// One iteration's host side: H2D copies into the input buffers, then

@@ -4,6 +4,7 @@
 //! of the recorded model (variables stay on the device), outputs read after each run and
 //! variables after the last.
 
+mod collective;
 pub mod dynamic;
 pub mod load;
 pub mod multi;

@@ -176,4 +176,13 @@ HcclResult HcclReduceScatter(void *sendBuf, void *recvBuf, uint64_t recvCount, H
 aclError geSimConfigure(const char *config);
 /* JSON: simulated makespan, per-stream busy time, tasks by kind. Valid until the next call. */
 const char *geSimReport(void);
+/* Names for the race detector and the trace; CANN's ACL and HCCL calls have no such
+   parameters. The node name of the next kernel, device copy or collective issued on
+   `stream`. */
+aclError geSimSetTaskName(aclrtStream stream, const char *name);
+/* The next collective issued on `stream` is input/output pair `part` of a node of GE op
+   type `opType` ("HcomAllReduce"; NULL keeps the HCCL call's name): one HCCL call per
+   pair of a fused collective node. Without it a report says "send buffer" /
+   "receive buffer". */
+aclError geSimSetHcclTask(aclrtStream stream, const char *opType, uint32_t part);
 #endif

@@ -756,7 +756,7 @@ impl Sim {
                 self.mem.check(&format!("{what} source"), a, count)?;
             }
         }
-        let node = self.race.pending_name.remove(&s).unwrap_or(u32::MAX);
+        let node = self.race.take_name(s);
         self.enqueue(
             s,
             Task::CopyToDevice {

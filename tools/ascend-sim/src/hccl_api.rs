@@ -140,13 +140,16 @@ impl Sim {
         stream: Id,
     ) -> SimResult<()> {
         let comm = self.comm(c, what)?;
+        let s = self.resolve_stream(Some(comm.dev), stream, what)?;
+        // Taken before any other check: a rejected call must not leave its names to the
+        // next collective of the stream.
+        let (node, hccl) = self.race.take_collective(s);
         let Some(dt) = HcclType::from_code(dtype) else {
             fail!(
                 RT_FEATURE_NOT_SUPPORT,
                 "{what}: HcclDataType {dtype} is not supported"
             );
         };
-        let s = self.resolve_stream(Some(comm.dev), stream, what)?;
         let n = self.groups[comm.group].nranks as u64;
         if let CollectiveOp::Broadcast { root } = op {
             if root as u64 >= n {
@@ -184,6 +187,9 @@ impl Sim {
             recv,
             count,
             dtype: dt,
+            node,
+            op_type: hccl.map_or(u32::MAX, |h| h.op_type),
+            part: hccl.map(|h| h.part),
         });
         self.enqueue(s, task, what)
     }

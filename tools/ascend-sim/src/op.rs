@@ -167,7 +167,7 @@ impl Sim {
         } else {
             Arc::clone(get(&self.attrs, attr, Kind::OpAttr, what)?)
         };
-        let node = self.race.pending_name.remove(&s).unwrap_or(u32::MAX);
+        let node = self.race.take_name(s);
         self.enqueue(
             s,
             Task::Kernel(KernelTask {

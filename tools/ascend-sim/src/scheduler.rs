@@ -317,6 +317,7 @@ impl Sim {
         if self.cfg.trace {
             let node = match &task {
                 Task::Kernel(k) => k.node,
+                Task::CopyToDevice { node, .. } => *node,
                 _ => NO_NAME,
             };
             self.stats
@@ -859,7 +860,7 @@ impl Sim {
         if self.cfg.trace {
             for (&s, t) in streams.iter().zip(&tasks) {
                 let accesses = crate::race::task_accesses(&Task::Collective(t.clone()));
-                self.stats.task_started(s, NO_NAME, accesses);
+                self.stats.task_started(s, t.node, accesses);
             }
         }
         if self.race.enabled {
@@ -888,7 +889,7 @@ impl Sim {
         };
         let now = self.sched.now;
         let d = self.jittered(nominal, None);
-        let name = self.intern_op(tasks[0].op.name());
+        let name = self.collective_op(&tasks[0]);
         let slot = self.schedule(InFlight {
             streams: streams.iter().copied().collect(),
             start: now,

@@ -74,6 +74,18 @@ pub struct CollectiveTask {
     /// ReduceScatter: received).
     pub count: u64,
     pub dtype: crate::hccl::HcclType,
+    /// The node name given by `geSimSetTaskName` before the issue (`u32::MAX`: none), as
+    /// for kernels.
+    pub node: u32,
+    /// The node's op type (`HcomAllReduce`, interned in `Sim::op_names`) given by
+    /// `geSimSetHcclTask` before the issue; `u32::MAX` when none was, and reports name the
+    /// HCCL call (`HcclAllReduce`) instead.
+    pub op_type: u32,
+    /// Which input/output pair of its node this call is (`geSimSetHcclTask`): GE fuses
+    /// several tensors into one collective node and the executor makes one HCCL call per
+    /// pair, so a race report names `input part` / `output part`. `None` when not given:
+    /// the report says `send buffer` / `receive buffer`.
+    pub part: Option<u32>,
 }
 
 /// Where a copy's bytes come from.

@@ -6,7 +6,7 @@
 use ascendcl::config::{parse, Config};
 use ascendcl::handles::Id;
 use ascendcl::sim::{EventMode, Sim, BIND_HEAD};
-use ascendcl::task::CopySource;
+use ascendcl::task::{CollectiveOp, CopySource, ReduceOp};
 use serde_json::Value;
 
 fn sim(extra: &str) -> Sim {
@@ -248,4 +248,182 @@ fn the_detector_is_off_unless_asked() {
     s.memset_async(D, a, 4096, 4, 4096, s2).unwrap();
     s.sync_device(D).unwrap();
     assert!(kinds(&s).is_empty());
+}
+
+/// Names the next task of `stream` as the executor does, through the methods behind the
+/// simulator-only entry points (`geSimSetTaskName`, and `geSimSetHcclTask` for a
+/// collective).
+fn name_next(s: &mut Sim, stream: Id, node: &str, hccl: Option<(&str, u32)>) {
+    s.set_task_name(D, stream, node).unwrap();
+    if let Some((op_type, part)) = hccl {
+        s.set_hccl_task(D, stream, op_type, part).unwrap();
+    }
+}
+
+/// A one-rank collective `op` of 1024 f32 from `send` to `recv` on `stream`.
+fn collective(s: &mut Sim, op: CollectiveOp, send: u64, recv: u64, stream: Id) {
+    let comm = s.comm_init_all(&[0]).unwrap()[0];
+    s.collective("HcclTest", comm, op, send, recv, 1024, 4, stream)
+        .unwrap();
+}
+
+/// Every collective side of the races in `s`.
+fn hccl_sides(s: &Sim) -> Vec<Value> {
+    races(s)
+        .iter()
+        .flat_map(|r| [r["first"].clone(), r["second"].clone()])
+        .filter(|t| t["kind"] == "hccl")
+        .collect()
+}
+
+#[test]
+fn a_collective_racing_with_a_copy_is_named_by_node_op_type_and_pair() {
+    let mut s = sim("trace=1");
+    let (a, b, s1, s2) = setup(&mut s);
+    // Pair 1 of node `ar` writes b; a copy on another stream reads it unordered.
+    name_next(&mut s, s1, "ar", Some(("HcomAllReduce", 1)));
+    collective(&mut s, CollectiveOp::AllReduce(ReduceOp::Sum), a, b, s1);
+    name_next(&mut s, s2, "reader", None);
+    copy(&mut s, a, b, 4096, s2);
+    s.sync_device(D).unwrap();
+    let r = races(&s);
+    // Whichever ran first, the collective's receive buffer is output 1 of `ar` and the
+    // copy's source is named by its node, in the same race.
+    let side = |t: &Value, node: &str, operand: &str| t["node"] == node && t["operand"] == operand;
+    assert!(
+        r.iter().any(|r| {
+            let (f, s) = (&r["first"], &r["second"]);
+            (side(f, "ar", "output 1") && side(s, "reader", "source"))
+                || (side(s, "ar", "output 1") && side(f, "reader", "source"))
+        }),
+        "{r:?}"
+    );
+    let sides = hccl_sides(&s);
+    assert!(!sides.is_empty(), "{r:?}");
+    for t in &sides {
+        assert_eq!(t["op"], "HcomAllReduce", "{r:?}");
+        assert_eq!(t["node"], "ar", "{r:?}");
+    }
+    // The trace's collective slice carries the node's op type and name too.
+    let stats = s.stats.to_json(&s.op_names, &s.race.names, s.sched.now);
+    let trace = stats["trace"].as_array().unwrap();
+    assert!(
+        trace
+            .iter()
+            .any(|t| t["kind"] == "hccl" && t["name"] == "HcomAllReduce" && t["node"] == "ar"),
+        "{trace:?}"
+    );
+    assert!(
+        trace
+            .iter()
+            .any(|t| t["kind"] == "memcpy" && t["node"] == "reader"),
+        "{trace:?}"
+    );
+}
+
+#[test]
+fn an_evented_collective_and_copy_do_not_race() {
+    let mut s = sim("");
+    let (a, b, s1, s2) = setup(&mut s);
+    name_next(&mut s, s1, "ar", Some(("HcomAllReduce", 0)));
+    collective(&mut s, CollectiveOp::AllReduce(ReduceOp::Sum), a, b, s1);
+    let e = event(&mut s);
+    s.record_event(D, e, s1).unwrap();
+    s.wait_event(D, s2, e).unwrap();
+    copy(&mut s, a, b, 4096, s2);
+    s.sync_device(D).unwrap();
+    assert!(kinds(&s).is_empty(), "{:?}", races(&s));
+}
+
+#[test]
+fn a_named_broadcast_reads_and_writes_its_output() {
+    let mut s = sim("");
+    let (_, b, s1, s2) = setup(&mut s);
+    // Broadcast works in place (the executor copies input j to output j first): its read
+    // of b is output 0 as well.
+    name_next(&mut s, s1, "bc", Some(("HcomBroadcast", 0)));
+    collective(&mut s, CollectiveOp::Broadcast { root: 0 }, b, b, s1);
+    s.memset_async(D, b, 4096, 9, 4096, s2).unwrap();
+    s.sync_device(D).unwrap();
+    let sides = hccl_sides(&s);
+    assert!(!sides.is_empty(), "{:?}", races(&s));
+    for t in sides {
+        assert_eq!(t["operand"], "output 0");
+        assert_eq!(t["node"], "bc");
+        assert_eq!(t["op"], "HcomBroadcast");
+    }
+}
+
+/// The collective on `s1` writing b, racing with a copy reading b on `s2`; `before`
+/// issues whatever naming calls the test wants on `s1` first.
+fn unnamed_race(before: impl FnOnce(&mut Sim, Id, u64)) -> Vec<Value> {
+    let mut s = sim("");
+    let (a, b, s1, s2) = setup(&mut s);
+    before(&mut s, s1, a);
+    collective(&mut s, CollectiveOp::AllReduce(ReduceOp::Sum), a, b, s1);
+    copy(&mut s, a, b, 4096, s2);
+    s.sync_device(D).unwrap();
+    let sides = hccl_sides(&s);
+    assert!(!sides.is_empty(), "{:?}", races(&s));
+    sides
+}
+
+#[test]
+fn a_collective_without_the_side_channel_keeps_the_hccl_call_and_its_buffers() {
+    // Nothing named (a loader that does not know the extension): the old labels.
+    for t in unnamed_race(|_, _, _| {}) {
+        assert_eq!(t["op"], "HcclAllReduce");
+        assert!(t["node"].is_null());
+        assert!(
+            t["operand"] == "receive buffer" || t["operand"] == "send buffer",
+            "{t}"
+        );
+    }
+    // A name alone: the node, but still the call and its buffers.
+    for t in unnamed_race(|s, s1, _| s.set_task_name(D, s1, "ar").unwrap()) {
+        assert_eq!(t["op"], "HcclAllReduce");
+        assert_eq!(t["node"], "ar");
+        assert!(t["operand"].as_str().unwrap().ends_with(" buffer"), "{t}");
+    }
+    // An empty op type keeps the call's name but gives the pair.
+    for t in unnamed_race(|s, s1, _| s.set_hccl_task(D, s1, "", 2).unwrap()) {
+        assert_eq!(t["op"], "HcclAllReduce");
+        assert!(
+            t["operand"] == "output 2" || t["operand"] == "input 2",
+            "{t}"
+        );
+    }
+}
+
+#[test]
+fn a_stale_or_rejected_name_does_not_name_a_later_collective() {
+    // Meant for a collective, but a copy came first on the stream: dropped.
+    for t in unnamed_race(|s, s1, a| {
+        name_next(s, s1, "stale", Some(("HcomAllReduce", 3)));
+        copy(s, a, a, 4, s1);
+    }) {
+        assert_eq!(t["op"], "HcclAllReduce");
+        assert!(t["node"].is_null(), "{t}");
+        assert!(t["operand"].as_str().unwrap().ends_with(" buffer"), "{t}");
+    }
+    // A collective the simulator rejects (an unknown data type) takes its names with it.
+    for t in unnamed_race(|s, s1, a| {
+        name_next(s, s1, "rejected", Some(("HcomAllReduce", 3)));
+        let comm = s.comm_init_all(&[0]).unwrap()[0];
+        let op = CollectiveOp::AllReduce(ReduceOp::Sum);
+        assert!(s
+            .collective("HcclTest", comm, op, a, a, 4, 999, s1)
+            .is_err());
+    }) {
+        assert!(t["node"].is_null(), "{t}");
+        assert!(t["operand"].as_str().unwrap().ends_with(" buffer"), "{t}");
+    }
+}
+
+#[test]
+fn naming_an_unknown_stream_is_an_error_not_a_panic() {
+    let mut s = sim("");
+    let bogus: Id = 0xdead_beef;
+    assert!(s.set_task_name(D, bogus, "x").is_err());
+    assert!(s.set_hccl_task(D, bogus, "HcomAllReduce", 0).is_err());
 }

@@ -26,7 +26,7 @@ pub mod plan;
 pub mod segment;
 
 use crate::{
-    lowering::model::{Addr, Collective, Operand, Region, Task, TaskModel},
+    lowering::model::{Addr, Region, Task, TaskModel},
     runtime::{
         acl::{
             Acl, DataBuffer, DeviceBuffer, DevicePtr, Event, OpAttr, TensorDescHandle, EVENT_SYNC,
@@ -34,10 +34,10 @@ use crate::{
         device as runtime_device,
         error::RuntimeError,
         executor::{
-            has_collectives, load::initial_value, rank_inputs, RankResult, RunOptions, RunResult,
-            SimReport,
+            collective, has_collectives, load::initial_value, rank_inputs, RankResult, RunOptions,
+            RunResult, SimReport,
         },
-        hccl::{hccl_dtype, Comm, Hccl},
+        hccl::{Comm, Hccl},
         memory::{
             events::{last_wait_events, send_event, wait_event},
             BlockId, EventAllocator, GertEvent, MemError, MultiStreamMemory, ScalableConfig,
@@ -594,13 +594,17 @@ impl DynamicRank {
                 acl.op_execute(op_type, ins, outs, &self.attrs[&task], stream)?;
                 self.handles.extend(handles);
             }
-            Task::MemcpyAsync { src, dst, .. } => {
+            Task::MemcpyAsync { src, dst, node } => {
+                if !node.is_empty() {
+                    acl.sim_set_task_name(stream, node)?;
+                }
                 acl.memcpy_async(ptrs[1], dst.size, ptrs[0], src.size.min(dst.size), stream)?
             }
             Task::Memset { size, value, .. } => {
                 acl.memset_async(ptrs[0], *size, i32::from(*value), *size, stream)?
             }
             Task::Hccl {
+                node,
                 collective,
                 reduction,
                 root_rank,
@@ -614,14 +618,16 @@ impl DynamicRank {
                     ));
                 };
                 let (ins, outs) = ptrs.split_at(inputs.len());
-                collective_calls(
-                    &acl,
-                    hccl,
-                    comm,
+                let call = collective::Call {
+                    node,
+                    collective: *collective,
+                    op: *reduction as i32,
+                    root: *root_rank,
+                };
+                collective::issue(
+                    (&acl, hccl, comm),
                     stream,
-                    *collective,
-                    *reduction as i32,
-                    *root_rank,
+                    call,
                     (inputs, ins),
                     (outputs, outs),
                 )?;
@@ -708,53 +714,6 @@ impl DynamicRank {
         }
         result.map(|()| peak)
     }
-}
-
-/// One HCCL call per input/output pair on resolved addresses (as the static path does).
-#[allow(clippy::too_many_arguments)]
-fn collective_calls(
-    acl: &Acl,
-    hccl: &Hccl,
-    comm: &Comm,
-    stream: &crate::runtime::acl::Stream,
-    collective: Collective,
-    op: i32,
-    root: u32,
-    (inputs, sends): (&[Operand], &[DevicePtr]),
-    (outputs, recvs): (&[Operand], &[DevicePtr]),
-) -> Result<(), RuntimeError> {
-    if inputs.len() != outputs.len() || inputs.is_empty() {
-        return Err(RuntimeError::Model(format!(
-            "a collective with {} inputs and {} outputs",
-            inputs.len(),
-            outputs.len()
-        )));
-    }
-    let pairs = inputs.iter().zip(outputs).zip(sends.iter().zip(recvs));
-    for ((input, output), (&send, &recv)) in pairs {
-        let dtype = hccl_dtype(input.desc.dtype).ok_or_else(|| {
-            RuntimeError::Model(format!("HCCL has no {:?} type", input.desc.dtype))
-        })?;
-        let elements = |o: &Operand| o.desc.bytes() / o.desc.dtype.size().max(1) as u64;
-        match collective {
-            Collective::AllReduce => {
-                hccl.all_reduce(send, recv, elements(input), dtype, op, comm, stream)?
-            }
-            Collective::Broadcast => {
-                if send != recv {
-                    acl.memcpy_async(recv, output.size, send, input.size.min(output.size), stream)?;
-                }
-                hccl.broadcast(recv, elements(output), dtype, root, comm, stream)?
-            }
-            Collective::AllGather => {
-                hccl.all_gather(send, recv, elements(input), dtype, comm, stream)?
-            }
-            Collective::ReduceScatter => {
-                hccl.reduce_scatter(send, recv, elements(output), dtype, op, comm, stream)?
-            }
-        }
-    }
-    Ok(())
 }
 
 /// [`super::run_model_with`] in dynamic memory mode.

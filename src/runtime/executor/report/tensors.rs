@@ -1,7 +1,7 @@
 //! The tensor a side of a race touches, named from the task model: the simulator reports
-//! the side's node and operand (`input 1`, `output 0`, a copy's `source` / `destination`),
-//! and the model knows the kernel or copy of that node, its operands and who else writes
-//! their bytes.
+//! the side's node and operand (`input 1`, `output 0`, a copy's `source` / `destination`,
+//! a collective's pair j as `input j` / `output j`), and the model knows the kernel, copy
+//! or HCCL task of that node, its operands and who else writes their bytes.
 //!
 //! Output `k` of node `n` is tensor `n:k` (an input the kernel writes in place is named as
 //! that input);
@@ -49,18 +49,34 @@ pub fn tensor_name(model: &TaskModel, node: &str, operand: &str) -> Option<Strin
 /// several copies (a While's input copies): their sources are all listed.
 fn copy_tensor(model: &TaskModel, node: &str, source: bool) -> Option<String> {
     let mut names: Vec<String> = Vec::new();
+    let mut add = |name: String| {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    };
     for task in model.streams.iter().flat_map(|s| &s.tasks) {
-        if let Task::MemcpyAsync { node: n, src, .. } = task {
-            if n == node {
-                let name = if source {
-                    input_name(model, src)
-                } else {
-                    format!("{node}:0")
-                };
-                if !names.contains(&name) {
-                    names.push(name);
+        match task {
+            Task::MemcpyAsync { node: n, src, .. } if n == node => add(if source {
+                input_name(model, src)
+            } else {
+                format!("{node}:0")
+            }),
+            // A Broadcast's copy of input j into output j, before the in-place call.
+            Task::Hccl {
+                node: n,
+                inputs,
+                outputs,
+                ..
+            } if n == node => {
+                for (j, input) in inputs.iter().enumerate().take(outputs.len()) {
+                    add(if source {
+                        input_name(model, input)
+                    } else {
+                        format!("{node}:{j}")
+                    });
                 }
             }
+            _ => {}
         }
     }
     (!names.is_empty()).then(|| names.join(" or "))
@@ -81,6 +97,14 @@ fn kernel_operands<'m>(model: &'m TaskModel, node: &str) -> Option<KernelOperand
                 outputs,
                 ..
             } if n == node => Some((op_type.as_str(), inputs.as_slice(), outputs.as_slice())),
+            // An HCCL task's pair j sends input j and receives output j; it writes no
+            // input in place (an `_input_mutable` AllReduce's output has its own bytes).
+            Task::Hccl {
+                node: n,
+                inputs,
+                outputs,
+                ..
+            } if n == node => Some(("", inputs.as_slice(), outputs.as_slice())),
             _ => None,
         })
 }
@@ -127,7 +151,7 @@ fn input_name(model: &TaskModel, input: &Operand) -> String {
     }
 }
 
-/// Every kernel output and copy destination at exactly `input`'s bytes, as `node:k`.
+/// Every kernel, copy and collective output at exactly `input`'s bytes, as `node:k`.
 fn producers(model: &TaskModel, input: &Operand) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for task in model.streams.iter().flat_map(|s| &s.tasks) {
@@ -147,6 +171,12 @@ fn producers(model: &TaskModel, input: &Operand) -> Vec<String> {
             Task::MemcpyAsync { node, dst, .. } if same_bytes(dst, input) => {
                 vec![format!("{node}:0")]
             }
+            Task::Hccl { node, outputs, .. } => outputs
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| same_bytes(o, input))
+                .map(|(k, _)| format!("{node}:{k}"))
+                .collect(),
             _ => Vec::new(),
         };
         for name in found {
@@ -156,4 +186,95 @@ fn producers(model: &TaskModel, input: &Operand) -> Vec<String> {
         }
     }
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lowering::model::{
+        Addr, Collective, DType, Input, Reduction, StreamTasks, TensorDesc,
+    };
+
+    fn ws(offset: u64) -> Operand {
+        Operand {
+            addr: Addr {
+                region: Region::Workspace,
+                offset,
+            },
+            size: 1024,
+            desc: TensorDesc {
+                dtype: DType::F32,
+                dims: vec![256],
+                format: 2,
+            },
+        }
+    }
+
+    /// `g = Relu(x)`; `ar = HcomAllReduce(g, x)` fused over two pairs; `u = Relu(ar:0)`.
+    fn model() -> TaskModel {
+        let mut x = ws(0);
+        x.addr.region = Region::Input(0);
+        let kernel = |node: &str, input: Operand, output: Operand| Task::Kernel {
+            op_type: "Relu".to_owned(),
+            node: node.to_owned(),
+            attrs: Default::default(),
+            inputs: vec![input],
+            outputs: vec![output],
+        };
+        TaskModel {
+            name: "main".to_owned(),
+            stream_num: 1,
+            event_num: 0,
+            notify_num: 0,
+            label_num: 0,
+            memory_size: 4096,
+            weight_size: 0,
+            var_size: 0,
+            weights: vec![],
+            variables: vec![],
+            inputs: vec![Input {
+                index: 0,
+                node: "x".to_owned(),
+                desc: x.desc.clone(),
+            }],
+            outputs: vec![],
+            streams: vec![StreamTasks {
+                id: 0,
+                activated: false,
+                tasks: vec![
+                    kernel("g", x.clone(), ws(0)),
+                    Task::Hccl {
+                        node: "ar".to_owned(),
+                        collective: Collective::AllReduce,
+                        group: "hccl_world_group".to_owned(),
+                        reduction: Reduction::Sum,
+                        root_rank: 0,
+                        inputs: vec![ws(0), x],
+                        outputs: vec![ws(1024), ws(2048)],
+                    },
+                    kernel("u", ws(1024), ws(3072)),
+                ],
+            }],
+        }
+    }
+
+    #[test]
+    fn a_collectives_pairs_name_their_tensors_and_its_outputs_are_producers() {
+        let m = model();
+        assert_eq!(tensor_name(&m, "ar", "input 0").as_deref(), Some("g:0"));
+        assert_eq!(tensor_name(&m, "ar", "input 1").as_deref(), Some("x:0"));
+        assert_eq!(tensor_name(&m, "ar", "output 1").as_deref(), Some("ar:1"));
+        assert_eq!(tensor_name(&m, "ar", "output 2"), None);
+        // A reader of the collective's output names it.
+        assert_eq!(tensor_name(&m, "u", "input 0").as_deref(), Some("ar:0"));
+        // A Broadcast's copy of input j into output j.
+        assert_eq!(
+            tensor_name(&m, "ar", "source").as_deref(),
+            Some("g:0 or x:0")
+        );
+        assert_eq!(
+            tensor_name(&m, "ar", "destination").as_deref(),
+            Some("ar:0 or ar:1")
+        );
+    }
 }

@@ -582,19 +582,42 @@ pub extern "C" fn geSimReport() -> *const c_char {
     r.unwrap_or(std::ptr::null())
 }
 
-/// Simulator only: the node name of the next kernel or device copy issued on `stream` (reports of the
-/// race detector name both tasks by op type and node). Not part of `ge_acl_subset.h`; a
-/// loader looks it up optionally.
+/// Simulator only (declared in the simulator section of `ge_acl_subset.h`; CANN has no
+/// such symbol): the node name of the next kernel, device copy or collective issued on
+/// `stream` (reports of the race detector and the trace name tasks by op type and node).
+/// A loader looks it up optionally.
 #[no_mangle]
 pub unsafe extern "C" fn geSimSetTaskName(stream: Handle, name: *const c_char) -> i32 {
     let what = "geSimSetTaskName";
     entry(what, || {
         let name = unsafe { string(name, what, "name")? };
-        with_sim(|s| {
-            let st = s.resolve_stream(current(), h(stream), what)?;
-            let n = s.race.intern_name(&name);
-            s.race.pending_name.insert(st, n);
-            Ok(())
-        })
+        with_sim(|s| s.set_task_name(current(), h(stream), &name))
+    })
+}
+
+/// Simulator only (a documented extension, declared in the simulator section of
+/// `ge_acl_subset.h`; CANN's libraries have no such symbol, and the executor looks it up
+/// optionally): the next collective issued on `stream` is input/output pair `part` of a
+/// node of GE op type `op_type` (`HcomAllReduce`; NULL or empty keeps the HCCL call's
+/// name). HCCL's C API has no parameter for either, and the executor makes one HCCL call
+/// per pair of a fused collective node, so with this and `geSimSetTaskName` a race report
+/// names the HCCL side as it names a kernel: ``HcomAllReduce `ar` (output 1)``. Without it a
+/// collective's sides are `send buffer` / `receive buffer`. Any later kernel or copy on
+/// `stream` drops it.
+#[no_mangle]
+pub unsafe extern "C" fn geSimSetHcclTask(
+    stream: Handle,
+    op_type: *const c_char,
+    part: u32,
+) -> i32 {
+    let what = "geSimSetHcclTask";
+    entry(what, || {
+        let op_type = if op_type.is_null() {
+            String::new()
+        } else {
+            // SAFETY: non-null; by the C contract a NUL-terminated string.
+            unsafe { string(op_type, what, "opType")? }
+        };
+        with_sim(|s| s.set_hccl_task(current(), h(stream), &op_type, part))
     })
 }

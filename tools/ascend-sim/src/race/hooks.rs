@@ -3,10 +3,11 @@
 
 use smallvec::SmallVec;
 
-use super::{Arg, Names, TaskRecord};
+use super::{Arg, Names, PendingHccl, TaskRecord};
+use crate::errors::SimResult;
 use crate::handles::Id;
 use crate::sim::Sim;
-use crate::task::{CopySource, Task};
+use crate::task::{CollectiveOp, CollectiveTask, CopySource, Task};
 
 const NONE: u32 = u32::MAX;
 
@@ -60,14 +61,22 @@ fn task_args(task: &Task, acc: &[(u64, u64, bool)]) -> SmallVec<[Arg; 4]> {
                     (if write { "destination" } else { "source" }, 0)
                 }
                 Task::LabelSwitch { .. } | Task::Switch { .. } => ("index", n),
-                Task::Collective(_) => (
-                    if write {
-                        "receive buffer"
-                    } else {
-                        "send buffer"
-                    },
-                    0,
-                ),
+                // Part `p` of a collective node sends input `p` and receives output `p`;
+                // a Broadcast works in place on the output (the executor copies the
+                // input there first), so both of its accesses are output `p`. Without
+                // `geSimSetHcclTask` the pair is unknown: the HCCL call's own buffers.
+                Task::Collective(c) => match c.part {
+                    Some(p) => (
+                        if write || matches!(c.op, CollectiveOp::Broadcast { .. }) {
+                            "output"
+                        } else {
+                            "input"
+                        },
+                        p as usize,
+                    ),
+                    None if write => ("receive buffer", 0),
+                    None => ("send buffer", 0),
+                },
                 _ => ("operand", n),
             };
             Arg {
@@ -101,6 +110,7 @@ impl Sim {
         let (op, node) = match task {
             Task::Kernel(k) => (k.op, k.node),
             Task::CopyToDevice { node, .. } => (NONE, *node),
+            Task::Collective(c) => (self.collective_op(c), c.node),
             _ => (NONE, NONE),
         };
         let t = self.race.task_record(TaskRecord {
@@ -115,6 +125,47 @@ impl Sim {
         };
         for (addr, len, write) in acc {
             self.race.access(i, t, addr, len, write, &names);
+        }
+    }
+
+    /// `geSimSetTaskName`: `name` is the node of the next kernel, device copy or
+    /// collective issued on `stream`.
+    pub fn set_task_name(&mut self, cur: Option<u32>, stream: Id, name: &str) -> SimResult<()> {
+        let s = self.resolve_stream(cur, stream, "geSimSetTaskName")?;
+        let n = self.race.intern_name(name);
+        self.race.pending_name.insert(s, n);
+        Ok(())
+    }
+
+    /// `geSimSetHcclTask`: the next collective issued on `stream` is input/output pair
+    /// `part` of a node of op type `op_type` (empty: keep the HCCL call's name).
+    pub fn set_hccl_task(
+        &mut self,
+        cur: Option<u32>,
+        stream: Id,
+        op_type: &str,
+        part: u32,
+    ) -> SimResult<()> {
+        let s = self.resolve_stream(cur, stream, "geSimSetHcclTask")?;
+        let op_type = if op_type.is_empty() {
+            NONE
+        } else {
+            self.intern_op(op_type)
+        };
+        self.race
+            .pending_hccl
+            .insert(s, PendingHccl { op_type, part });
+        Ok(())
+    }
+
+    /// The op a collective's reports and trace slice name: its node's op type when
+    /// `geSimSetHcclTask` gave one (`HcomAllReduce`), else the HCCL call
+    /// (`HcclAllReduce`).
+    pub fn collective_op(&mut self, c: &CollectiveTask) -> u32 {
+        if (c.op_type as usize) < self.op_names.len() {
+            c.op_type
+        } else {
+            self.intern_op(c.op.name())
         }
     }
 

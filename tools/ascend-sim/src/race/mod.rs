@@ -78,6 +78,15 @@ pub struct Race {
     pub count: u64,
 }
 
+/// What `geSimSetHcclTask` says about the next collective of a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PendingHccl {
+    /// The node's op type, interned in `Sim::op_names` (`u32::MAX`: not given).
+    pub op_type: u32,
+    /// Which input/output pair of its node the call is.
+    pub part: u32,
+}
+
 #[derive(Debug, Default)]
 pub struct Detector {
     pub enabled: bool,
@@ -100,6 +109,9 @@ pub struct Detector {
     name_index: HashMap<String, u32>,
     /// Node name for the next task issued on a stream (`geSimSetTaskName`).
     pub pending_name: IdMap<u32>,
+    /// Op type (interned in `Sim::op_names`) and input/output pair of its node for the
+    /// next collective issued on a stream (`geSimSetHcclTask`).
+    pub pending_hccl: IdMap<PendingHccl>,
     pub races: Vec<Race>,
     seen: HashMap<(String, String, String), usize>,
     conflicts: Vec<Conflict>,
@@ -111,6 +123,23 @@ impl Detector {
             enabled,
             ..Default::default()
         }
+    }
+
+    /// The name `geSimSetTaskName` gave the next task of stream `s` (`u32::MAX`: none),
+    /// for a kernel or copy being issued there. It also drops a pending
+    /// `geSimSetHcclTask`, which was meant for a collective: a stale one must not name a
+    /// later collective.
+    pub fn take_name(&mut self, s: Id) -> u32 {
+        self.pending_hccl.remove(&s);
+        self.pending_name.remove(&s).unwrap_or(u32::MAX)
+    }
+
+    /// The name and the `geSimSetHcclTask` details for a collective being issued on
+    /// stream `s`; either may be missing (the report then falls back to the HCCL call
+    /// and `send buffer` / `receive buffer`).
+    pub fn take_collective(&mut self, s: Id) -> (u32, Option<PendingHccl>) {
+        let hccl = self.pending_hccl.remove(&s);
+        (self.pending_name.remove(&s).unwrap_or(u32::MAX), hccl)
     }
 
     pub fn intern_name(&mut self, name: &str) -> u32 {
