@@ -22,6 +22,7 @@
 
 pub mod device;
 pub mod flow;
+pub mod host;
 pub mod plan;
 pub mod segment;
 
@@ -46,6 +47,7 @@ use crate::{
     },
 };
 pub use device::AclDeviceMemory;
+use host::HostKernels;
 use plan::{Buffer, Place, Step};
 use segment::{EventTable, Planner};
 use std::{collections::HashMap, sync::Arc};
@@ -180,6 +182,9 @@ struct DynamicRank {
     /// The last run's plan: its host-order max-live bytes and control decisions.
     plan_peak_live_bytes: u64,
     decisions: u64,
+    /// Kernels placed on the host, with their placement copies ([`host`]).
+    host: HostKernels,
+    timeout_ms: i32,
 }
 
 /// More control decisions than this in one run is taken for a loop that never ends.
@@ -192,6 +197,7 @@ impl DynamicRank {
         rank: u32,
         seed: u64,
         timeout_ms: i32,
+        host: HostKernels,
     ) -> Result<Self, RuntimeError> {
         let mut regions = HashMap::new();
         regions.insert(
@@ -252,6 +258,8 @@ impl DynamicRank {
             outputs: Vec::new(),
             plan_peak_live_bytes: 0,
             decisions: 0,
+            host,
+            timeout_ms,
         };
         loaded.fill_constants(model, seed)?;
         Ok(loaded)
@@ -453,6 +461,9 @@ impl DynamicRank {
     ) -> Result<Vec<HostTensor>, RuntimeError> {
         let main = &self.memory.device().streams[0];
         self.acl.synchronize_stream(main, timeout_ms)?;
+        // The last sync stage ordered every stream before the main one: each guarder's
+        // event is complete, its pinned memory freed.
+        self.host.drain(&self.acl, timeout_ms)?;
         let mut outputs = Vec::new();
         for (output, &place) in model.outputs.iter().zip(&self.outputs) {
             let desc = output.operand.desc.clone();
@@ -568,6 +579,22 @@ impl DynamicRank {
         let acl = Arc::clone(&self.acl);
         let stream = &self.memory.device().streams[task.0];
         match t {
+            Task::Kernel {
+                op_type,
+                attrs,
+                inputs,
+                outputs,
+                host: true,
+                ..
+            } => self.host.launch(
+                &acl,
+                stream,
+                op_type,
+                attrs,
+                (inputs, outputs),
+                &ptrs,
+                self.timeout_ms,
+            )?,
             Task::Kernel {
                 op_type,
                 node,
@@ -810,8 +837,15 @@ pub fn run_model_with(
                 }
             };
             loaded.push(
-                DynamicRank::load(model, acl, rank, options.seed, options.sync_timeout_ms)
-                    .map_err(at)?,
+                DynamicRank::load(
+                    model,
+                    acl,
+                    rank,
+                    options.seed,
+                    options.sync_timeout_ms,
+                    HostKernels::new(options.host_mutation, options.opaque_kernels),
+                )
+                .map_err(at)?,
             );
         }
         let mut outputs = vec![Vec::new(); options.ranks as usize];
