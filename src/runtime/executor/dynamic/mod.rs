@@ -108,6 +108,8 @@ pub struct DynamicMemoryReport {
     pub recoveries: u64,
     /// Switch indexes the host read in the last run.
     pub decisions: u64,
+    /// The host kernels and their placement copies, over every run.
+    pub host: host::HostStats,
 }
 
 impl std::fmt::Display for DynamicMemoryReport {
@@ -133,7 +135,17 @@ impl std::fmt::Display for DynamicMemoryReport {
             self.logical_events,
             self.recoveries,
             self.decisions
-        )
+        )?;
+        let h = &self.host;
+        if h.kernels > 0 {
+            write!(
+                f,
+                "; {} host kernels: {} SyncStream + {} CopyD2H, {} CopyH2D, {} pinned buffers \
+                 freed by their guarder",
+                h.kernels, h.syncs, h.d2h_copies, h.h2d_copies, h.guarded_frees
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -693,6 +705,7 @@ impl DynamicRank {
             stale_messages: stats.stale_messages,
             recoveries: self.memory.retry_log().total(),
             decisions: self.decisions,
+            host: self.host.stats,
         }
     }
 
@@ -807,6 +820,30 @@ pub fn run_model_with(
              the other ranks would block (use --memory=static)",
             model.name, options.ranks
         )));
+    }
+    let syncing_host_kernel = model
+        .streams
+        .iter()
+        .flat_map(|s| &s.tasks)
+        .find_map(|t| match t {
+            Task::Kernel {
+                op_type,
+                node,
+                inputs,
+                host: true,
+                ..
+            } if host::plan_host_kernel(op_type, inputs.len()).sync_stream => Some(node),
+            _ => None,
+        });
+    if let Some(node) = syncing_host_kernel {
+        if has_collectives(model) && options.ranks > 1 {
+            return Err(RuntimeError::Model(format!(
+                "--memory=dynamic: model `{}`: the host kernel `{node}` reads device data and \
+                 the model has collectives on {} ranks: its SyncStream on one rank would wait \
+                 for a collective the other ranks have not issued yet (use --memory=static)",
+                model.name, options.ranks
+            )));
+        }
     }
     let inputs = rank_inputs(model, options)?;
     let runtime = runtime_device::open(options.device, options.acl_lib_dir.as_deref())?;
