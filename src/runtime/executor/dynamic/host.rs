@@ -15,8 +15,11 @@
 //!   stream, and its consumers are ordered after the task there by the model's events). The
 //!   device reads pinned memory when the copy runs, so the host buffer's guarder frees it
 //!   only after an event recorded behind the copy completed ([`Guarders`]).
-//! * host → host: none (no host kernel feeds another directly in a task model: every
-//!   value has a device address).
+//! * host → host: GE needs no copy; here a host kernel's output always goes to its
+//!   device address (a task model gives every value one), so a host kernel feeding
+//!   another is an H2D copy followed by a D2H copy, correct but not GE's shortcut.
+//! * HBM ↔ P2P, P2P → host: not done (the simulator has one kind of device memory; a
+//!   `p2p` kernel runs as a device kernel).
 //!
 //! The simulator's race detector keeps shadow memory over pinned host allocations and
 //! checks an H2D copy's source when the copy runs, so a guarder that frees too early is
@@ -427,7 +430,7 @@ mod tests {
             "NoSuchOp",
             &Attrs::default(),
             &[(&a, vec![0; 8])],
-            &[a.clone()],
+            std::slice::from_ref(&a),
             true
         )
         .is_ok());
