@@ -243,7 +243,7 @@ impl HostKernels {
         &mut self,
         acl: &Arc<Acl>,
         stream: &Stream,
-        op_type: &str,
+        (op_type, node): (&str, &str),
         attrs: &Attrs,
         (inputs, outputs): (&[Operand], &[Operand]),
         ptrs: &[DevicePtr],
@@ -280,6 +280,10 @@ impl HostKernels {
             }
             let mut buffer = acl.malloc_host(bytes.len() as u64)?;
             buffer.write(&bytes)?;
+            if !node.is_empty() {
+                // The copy is the node's device side: race reports name it.
+                acl.sim_set_task_name(stream, node)?;
+            }
             acl.memcpy_h2d_async(ptr, operand.size, &buffer, bytes.len() as u64, stream)?;
             self.stats.h2d_copies += 1;
             pinned.push(buffer);

@@ -473,8 +473,8 @@ impl DynamicRank {
     ) -> Result<Vec<HostTensor>, RuntimeError> {
         let main = &self.memory.device().streams[0];
         self.acl.synchronize_stream(main, timeout_ms)?;
-        // The last sync stage ordered every stream before the main one: each guarder's
-        // event is complete, its pinned memory freed.
+        // The last sync stage ordered every stream before the main one, so each guarder's
+        // event is complete (drain still waits for each) and its pinned memory is freed.
         self.host.drain(&self.acl, timeout_ms)?;
         let mut outputs = Vec::new();
         for (output, &place) in model.outputs.iter().zip(&self.outputs) {
@@ -593,15 +593,15 @@ impl DynamicRank {
         match t {
             Task::Kernel {
                 op_type,
+                node,
                 attrs,
                 inputs,
                 outputs,
                 host: true,
-                ..
             } => self.host.launch(
                 &acl,
                 stream,
-                op_type,
+                (op_type, node),
                 attrs,
                 (inputs, outputs),
                 &ptrs,
