@@ -42,7 +42,7 @@ irdl.dialect @ascend_task {
     %addr = irdl.any
     irdl.attributes {"index" = %index, "source" = %source, "addr" = %addr}
   }
-  // MODEL_TASK_KERNEL: one aclopExecuteV2
+  // MODEL_TASK_KERNEL: one aclopExecuteV2 (optional `placement = "host"`: computed on the host)
   irdl.operation @kernel {
     %op_type = irdl.any
     %node = irdl.any

@@ -13,7 +13,9 @@ use ge_mlir::{
     pipeline::{PassStatistics, Pipeline},
     runtime::{
         compare::check_run,
-        executor::{run_model, DynamicMemoryReport, MemoryMode, RunOptions, RunResult},
+        executor::{
+            run_model, DynamicMemoryReport, HostMutation, MemoryMode, RunOptions, RunResult,
+        },
         reference::{run_reference, ReferenceOptions},
     },
 };
@@ -110,7 +112,17 @@ fn compile(
 }
 
 fn run(model: &TaskModel, memory: MemoryMode, schedule: u32) -> Result<RunResult, String> {
+    run_mutated(model, memory, schedule, HostMutation::None)
+}
+
+fn run_mutated(
+    model: &TaskModel,
+    memory: MemoryMode,
+    schedule: u32,
+    host_mutation: HostMutation,
+) -> Result<RunResult, String> {
     let options = RunOptions {
+        host_mutation,
         seed: 3,
         sim_seed: u64::from(schedule),
         schedule_mode: Some(MODES[schedule as usize % MODES.len()].to_owned()),
@@ -223,5 +235,64 @@ fn control_flow_runs_the_same_in_both_memory_modes() {
     );
     for report in reports {
         assert!(report.decisions > 0, "{report}");
+    }
+}
+
+/// `wide-dag` with every `every`-th kernel placed on the host (`_placement = "host"`).
+fn host_placed_wide_dag(every: usize) -> String {
+    let text = generated("wide-dag", 1000);
+    let mut out = String::with_capacity(text.len());
+    for (k, piece) in text.split("{name = \"dag/").enumerate() {
+        if k > 0 {
+            out.push_str(if k % every == 0 {
+                "{_placement = \"host\", name = \"dag/"
+            } else {
+                "{name = \"dag/"
+            });
+        }
+        out.push_str(piece);
+    }
+    out
+}
+
+/// Kernels placed on the host among ~1k ops on 10-20 streams: under --memory=dynamic
+/// they are computed on the host with their placement copies (SyncStream + CopyD2H of
+/// their inputs, CopyH2D of their outputs from pinned memory freed by a guarder), the
+/// rest on the device; the same bits as the static run (every kernel on the device) and
+/// the reference, race-free, under every schedule.
+#[test]
+fn host_placed_kernels_run_the_same_in_both_memory_modes() {
+    let reports = check_family(
+        "wide-dag (host-placed)",
+        &host_placed_wide_dag(9),
+        &["", "max-task-normal=100"],
+    );
+    for report in reports {
+        let host = report.host;
+        assert!(host.kernels > 50, "{report}");
+        assert!(host.syncs > 0 && host.d2h_copies >= host.syncs, "{report}");
+        assert_eq!(host.guarded_frees, host.h2d_copies, "{report}");
+    }
+}
+
+/// The same model with the FreeMemory guarder removed (pinned outputs freed as their
+/// H2D copies are issued): the race detector reports the free and the copies' reads.
+#[test]
+fn a_host_output_freed_before_its_copy_ran_is_caught() {
+    sim_built();
+    let (model, _) = compile(&host_placed_wide_dag(9), "max-task-normal=100");
+    run(&model, MemoryMode::Dynamic, 0).expect("the unmutated model is race-free");
+    for schedule in 0..SCHEDULES {
+        let error = run_mutated(
+            &model,
+            MemoryMode::Dynamic,
+            schedule,
+            HostMutation::FreeAtIssue,
+        )
+        .expect_err("a free before the copy ran is a race");
+        assert!(
+            error.contains("free-while-in-use") || error.contains("use-after-free"),
+            "schedule {schedule}: {error}"
+        );
     }
 }

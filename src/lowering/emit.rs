@@ -96,15 +96,17 @@ fn task(out: &mut String, t: &Task) {
             attrs,
             inputs,
             outputs,
+            host,
         } => (
             "kernel",
             format!(
-                "op_type = {}, node = {}, attrs = {}, ins = {}, outs = {}",
+                "op_type = {}, node = {}, attrs = {}, ins = {}, outs = {}{}",
                 string(op_type),
                 string(node),
                 kernel_attrs(attrs),
                 operands(inputs),
-                operands(outputs)
+                operands(outputs),
+                if *host { ", placement = \"host\"" } else { "" }
             ),
         ),
         Task::EventRecord { node, event } => (

@@ -726,6 +726,13 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 outputs.push(input.clone());
             }
         }
+        let host = match crate::rtgraph::lower::kernel_placement(op) {
+            Ok(p) => p == crate::rtgraph::model::Placement::Host,
+            Err(m) => {
+                self.error(op, m);
+                return;
+            }
+        };
         self.push(
             stream,
             Task::Kernel {
@@ -734,6 +741,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 attrs: kernel_attrs(op),
                 inputs,
                 outputs,
+                host,
             },
         );
     }

@@ -86,6 +86,11 @@ pub enum Task {
         attrs: Attrs,
         inputs: Vec<Operand>,
         outputs: Vec<Operand>,
+        /// Placed on the host (`_placement = "host"`, or a shape computation without a
+        /// placement, as `--lower-to-rt` places it): `ge-run --memory=dynamic` computes it
+        /// on the host and copies its outputs to their device addresses
+        /// (`runtime::executor::dynamic::host`); elsewhere it runs as a device kernel.
+        host: bool,
     },
     /// MODEL_TASK_EVENT_RECORD (a Send).
     EventRecord { node: String, event: u32 },

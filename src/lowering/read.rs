@@ -344,6 +344,16 @@ impl<'c> Reader<'c> {
                 attrs: self.kernel_attrs(op)?,
                 inputs: self.operands(op, "ins")?,
                 outputs: self.operands(op, "outs")?,
+                host: match ops::str_attr(op, "placement") {
+                    None => false,
+                    Some("host") => true,
+                    Some(other) => {
+                        return self.err(
+                            op,
+                            &format!("`placement` must be \"host\" (or absent), not `{other}`"),
+                        )
+                    }
+                },
             },
             "event_record" => Task::EventRecord {
                 node,

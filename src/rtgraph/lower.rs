@@ -30,6 +30,19 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 /// The attribute that places an op's outputs (ours; GE derives it from the engine).
 pub const PLACEMENT_ATTR: &str = "_placement";
 
+/// Where a kernel op runs: its `_placement` (`host`, `hbm`, `p2p`) when it has one, else
+/// `host` for shape computations (GE computes `Shape`, `Rank`, `Size` on the host) and
+/// `hbm` for the rest. `Err`: a `_placement` that is none of the three (the message).
+/// Shared with `--lower-to-tasks`, which marks host kernels for `ge-run`.
+pub fn kernel_placement(op: OperationRef) -> Result<Placement, String> {
+    match ops::str_attr(op, PLACEMENT_ATTR) {
+        Some(text) => Placement::parse(text)
+            .ok_or_else(|| format!("{PLACEMENT_ATTR} `{text}` is not host, hbm or p2p")),
+        None if has(def_of(op), Trait::ShapeOnly) => Ok(Placement::Host),
+        None => Ok(Placement::Hbm),
+    }
+}
+
 /// Lowers the module whose root function is `root` (or its only public function).
 pub fn lower_module<'c>(
     module: OperationRef<'c, '_>,
@@ -284,11 +297,13 @@ fn lower_graph<'c>(
                 outputs,
             )
         } else {
-            let placement = explicit.unwrap_or(if has(def, Trait::ShapeOnly) {
-                Placement::Host
-            } else {
-                Placement::Hbm
-            });
+            let placement = match kernel_placement(op) {
+                Ok(p) => p,
+                Err(m) => {
+                    errors.push(LocatedError::at(op, format!("lower-to-rt: {m}")));
+                    continue;
+                }
+            };
             let id = graph.push(
                 Kind::Kernel { op_type: ge_type },
                 node_name,

@@ -605,6 +605,69 @@ impl Acl {
         })
     }
 
+    /// `aclrtMallocHost`: pinned host memory a device copy reads when it runs (the
+    /// host-placed ops' outputs, `executor::dynamic::host`).
+    pub fn malloc_host(self: &Arc<Self>, size: u64) -> Result<HostBuffer, RuntimeError> {
+        // SAFETY: a valid out pointer and a size.
+        let raw = self.create("aclrtMallocHost", |out| unsafe {
+            (self.f.aclrtMallocHost)(out, size as usize)
+        })?;
+        Ok(HostBuffer {
+            acl: Arc::clone(self),
+            raw,
+            size,
+        })
+    }
+
+    /// `aclrtMemcpyAsync(H2D)` of `count` bytes of pinned `src` to `dst` on `stream`: the
+    /// device reads `src` when the copy runs, so `src` must outlive it (its FreeMemory
+    /// guarder waits for an event recorded after the copy).
+    pub fn memcpy_h2d_async(
+        &self,
+        dst: DevicePtr,
+        dst_max: u64,
+        src: &HostBuffer,
+        count: u64,
+        stream: &Stream,
+    ) -> Result<(), RuntimeError> {
+        if count > src.size {
+            return Err(RuntimeError::Other(format!(
+                "an H2D copy of {count} bytes from a {}-byte host buffer",
+                src.size
+            )));
+        }
+        // SAFETY: `src` is live pinned memory of at least `count` bytes (checked above);
+        // `dst` is a device address the library checks; a live stream.
+        self.check("aclrtMemcpyAsync", unsafe {
+            (self.f.aclrtMemcpyAsync)(
+                dst.raw(),
+                dst_max as usize,
+                src.raw as *const c_void,
+                count as usize,
+                MEMCPY_H2D,
+                stream.raw(),
+            )
+        })
+    }
+
+    /// `aclrtSynchronizeEventWithTimeout`: the host waits until the event's record ran.
+    pub fn synchronize_event(&self, event: &Event, timeout_ms: i32) -> Result<(), RuntimeError> {
+        // SAFETY: a live event.
+        self.check("aclrtSynchronizeEventWithTimeout", unsafe {
+            (self.f.aclrtSynchronizeEventWithTimeout)(event.raw(), timeout_ms)
+        })
+    }
+
+    /// `aclrtQueryEventStatus`: whether the event's record has run (`ACL_EVENT_RECORDED_STATUS_COMPLETE`).
+    pub fn event_complete(&self, event: &Event) -> Result<bool, RuntimeError> {
+        let mut status: c_int = 0;
+        // SAFETY: a live event and a valid out pointer.
+        self.check("aclrtQueryEventStatus", unsafe {
+            (self.f.aclrtQueryEventStatus)(event.raw(), &mut status)
+        })?;
+        Ok(status == 1)
+    }
+
     pub fn memset_async(
         &self,
         dst: DevicePtr,
@@ -1020,6 +1083,64 @@ handle_type!(/// An `aclDataBuffer` (it does not own the memory it points to).
     DataBuffer, DataBuffer);
 handle_type!(/// An `aclopAttr`.
     OpAttr, Attr);
+
+/// Pinned host memory from `aclrtMallocHost`, freed by `aclrtFreeHost` ([`HostBuffer::release`]
+/// or on drop).
+pub struct HostBuffer {
+    acl: Arc<Acl>,
+    raw: Ptr,
+    size: u64,
+}
+
+impl HostBuffer {
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The host address (for reports and tests).
+    pub fn addr(&self) -> usize {
+        self.raw as usize
+    }
+
+    /// Writes `bytes` at the start (at most `size` bytes).
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), RuntimeError> {
+        if bytes.len() as u64 > self.size {
+            return Err(RuntimeError::Other(format!(
+                "{} bytes into a {}-byte host buffer",
+                bytes.len(),
+                self.size
+            )));
+        }
+        // SAFETY: `raw` is live host memory of `size` bytes owned by this buffer; the
+        // length is checked above.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.raw.cast(), bytes.len()) };
+        Ok(())
+    }
+
+    /// `aclrtFreeHost`, reporting the library's error.
+    pub fn release(mut self) -> Result<(), RuntimeError> {
+        let raw = std::mem::replace(&mut self.raw, std::ptr::null_mut());
+        // SAFETY: memory from aclrtMallocHost, freed once (nulled first).
+        self.acl
+            .check("aclrtFreeHost", unsafe { (self.acl.f.aclrtFreeHost)(raw) })
+    }
+}
+
+impl Drop for HostBuffer {
+    fn drop(&mut self) {
+        if !self.raw.is_null() {
+            // SAFETY: as in `release`; errors are ignored on a drop (an error path).
+            let _ = unsafe { (self.acl.f.aclrtFreeHost)(self.raw) };
+            self.raw = std::ptr::null_mut();
+        }
+    }
+}
+
+impl std::fmt::Debug for HostBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HostBuffer({:p}, {} bytes)", self.raw, self.size)
+    }
+}
 
 /// Device memory from `aclrtMalloc`, freed by `aclrtFree`.
 pub struct DeviceBuffer {

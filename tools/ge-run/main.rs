@@ -21,8 +21,8 @@ use ge_mlir::{
         compare::compare_bitwise,
         device::Device,
         executor::{
-            check_input, run_model_with, seeded_input, task_kind, MemoryMode, RunOptions,
-            RunResult, SimReport,
+            check_input, run_model_with, seeded_input, task_kind, HostMutation, MemoryMode,
+            RunOptions, RunResult, SimReport,
         },
         reference::{run_reference, ReferenceOptions},
         tensor::HostTensor,
@@ -135,6 +135,16 @@ struct Cli {
     #[arg(long, value_name = "static|dynamic", default_value = "static")]
     memory: MemoryMode,
 
+    /// Tests only: remove one ordering of the host kernels' placement copies
+    /// (--memory=dynamic): `free-at-issue` frees a pinned output as its H2D copy is issued
+    /// (no FreeMemory guarder), `no-sync` reads device inputs without a SyncStream
+    #[arg(
+        long,
+        value_name = "none|free-at-issue|no-sync",
+        default_value = "none"
+    )]
+    mutate_host: HostMutation,
+
     /// Bound of one run's synchronisation, in milliseconds
     #[arg(long, default_value_t = 60_000, value_name = "MS")]
     sync_timeout_ms: i32,
@@ -198,6 +208,13 @@ fn run(cli: &Cli) -> Result<(), String> {
     }
     let race_check = matches!(cli.device, DeviceArg::Sim)
         && cli.race_check.as_deref().map_or(cli.check, |v| v == "on");
+    if cli.mutate_host != HostMutation::None && cli.memory != MemoryMode::Dynamic {
+        return Err(
+            "--mutate-host changes the host kernels of --memory=dynamic (the static plan runs \
+             every kernel on the device)"
+                .to_owned(),
+        );
+    }
     if !cli.models.is_empty() || cli.loads > 1 {
         return run_several(cli);
     }
@@ -343,6 +360,7 @@ fn base_options(cli: &Cli) -> RunOptions {
         trace: false,
         sim_config: cli.sim_config.clone(),
         memory: MemoryMode::Static,
+        host_mutation: cli.mutate_host,
     }
 }
 

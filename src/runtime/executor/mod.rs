@@ -19,7 +19,7 @@ use crate::{
         tensor::{input_seed_name, HostTensor},
     },
 };
-pub use dynamic::{DynamicMemoryReport, MemoryMode};
+pub use dynamic::{host::HostMutation, DynamicMemoryReport, MemoryMode};
 pub use load::{task_kind, task_node};
 use load::{LoadContext, RankModel};
 pub use multi::{run_models, MultiRunResult};
@@ -59,6 +59,9 @@ pub struct RunOptions {
     /// `--memory`: the static plan's workspace (default) or run-time allocation per
     /// tensor ([`dynamic`]).
     pub memory: MemoryMode,
+    /// `--mutate-host`: an ordering of the host kernels' placement copies removed on
+    /// purpose (dynamic mode; the race detector must catch it).
+    pub host_mutation: HostMutation,
 }
 
 impl Default for RunOptions {
@@ -77,6 +80,7 @@ impl Default for RunOptions {
             trace: false,
             sim_config: Vec::new(),
             memory: MemoryMode::Static,
+            host_mutation: HostMutation::None,
         }
     }
 }

@@ -517,7 +517,12 @@ impl Sim {
         }
         let limit = Some(self.sched.now + self.cfg.poll_ns);
         self.run(&move |sim: &Sim| sim.event_done(ev, 0), limit);
-        Ok(if self.event_done(ev, 0) { 1 } else { 0 })
+        let done = self.event_done(ev, 0);
+        if done && self.race.enabled {
+            // A query that sees the record orders the host after it, as a synchronize does.
+            self.race.host_join_event(ev);
+        }
+        Ok(if done { 1 } else { 0 })
     }
 
     /// Whether a record of `ev` is still queued or in a running model's program.
@@ -699,9 +704,21 @@ impl Sim {
         Ok(())
     }
 
-    pub fn memcpy_d2h(&self, dest_max: u64, src: u64, count: u64, what: &str) -> SimResult<&[u8]> {
+    /// A synchronous D2H copy: a host read of the source, which the race detector orders
+    /// against the device tasks (a read before the host synchronised with the writer is a
+    /// race).
+    pub fn memcpy_d2h(
+        &mut self,
+        dest_max: u64,
+        src: u64,
+        count: u64,
+        what: &str,
+    ) -> SimResult<&[u8]> {
         self.require_init(what)?;
         Self::check_count(count, dest_max, what)?;
+        self.mem
+            .check(&format!("{what} (D2H) source"), src, count)?;
+        self.race_host_access(src, count, false);
         self.mem.read(&format!("{what} (D2H) source"), src, count)
     }
 

@@ -338,7 +338,8 @@ impl Sim {
                 }
             }
             Task::CopyToDevice { dst, src, len, .. } => match src {
-                crate::task::CopySource::Host(bytes) => {
+                crate::task::CopySource::Host(bytes)
+                | crate::task::CopySource::Pinned { bytes, .. } => {
                     (p.host_copy_ns(len), Work::WriteDeviceShared { dst, bytes })
                 }
                 crate::task::CopySource::Device(src) => {

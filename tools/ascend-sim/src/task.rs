@@ -94,6 +94,14 @@ pub enum CopySource {
     Device(u64),
     /// Host bytes, taken when the copy was issued.
     Host(Arc<[u8]>),
+    /// Pinned host memory (`aclrtMallocHost`) at `addr`: a DMA reads it when the copy
+    /// runs, so the race detector checks `[addr, addr + len)` then (a free before that is
+    /// a use after free). The bytes are still taken at issue, so a premature free never
+    /// makes the simulator itself read freed memory.
+    Pinned {
+        addr: u64,
+        bytes: Arc<[u8]>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -427,3 +427,53 @@ fn naming_an_unknown_stream_is_an_error_not_a_panic() {
     assert!(s.set_task_name(D, bogus, "x").is_err());
     assert!(s.set_hccl_task(D, bogus, "HcomAllReduce", 0).is_err());
 }
+
+/// Pinned host memory (`aclrtMallocHost`) as an H2D copy's source: the copy reads it when
+/// it runs, so freeing it while the copy is queued is a free in use and the copy's read
+/// a use after free; freed after a synchronize, nothing is reported.
+#[test]
+fn a_pinned_copy_source_freed_before_the_copy_ran_is_caught() {
+    for synchronise_first in [false, true] {
+        let mut s = sim("");
+        let (a, _, s1, _) = setup(&mut s);
+        let host = 0x7000_0000_0000;
+        s.race_host_alloc(host, 64);
+        let bytes: std::sync::Arc<[u8]> = std::sync::Arc::from(vec![7u8; 64]);
+        s.memcpy_async_to_device(D, a, 64, CopySource::Pinned { addr: host, bytes }, 64, s1)
+            .unwrap();
+        if synchronise_first {
+            s.sync_stream(D, s1, -1).unwrap();
+        }
+        s.race_free(host, 64);
+        s.sync_device(D).unwrap();
+        let kinds = kinds(&s);
+        if synchronise_first {
+            assert!(kinds.is_empty(), "{kinds:?}");
+        } else {
+            assert!(kinds.contains(&"free-while-in-use".to_owned()), "{kinds:?}");
+            assert!(kinds.contains(&"use-after-free".to_owned()), "{kinds:?}");
+        }
+    }
+}
+
+/// A synchronous D2H copy is a host read: before the host synchronised with the device
+/// copy that writes its source, the two are unordered; after, they are not.
+#[test]
+fn a_d2h_read_before_the_writer_is_synchronised_is_a_race() {
+    for synchronise_first in [false, true] {
+        let mut s = sim("");
+        let (a, b, s1, _) = setup(&mut s);
+        copy(&mut s, b, a, 64, s1);
+        if synchronise_first {
+            s.sync_stream(D, s1, -1).unwrap();
+        }
+        s.memcpy_d2h(64, b, 64, "test").unwrap();
+        s.sync_device(D).unwrap();
+        let kinds = kinds(&s);
+        if synchronise_first {
+            assert!(kinds.is_empty(), "{kinds:?}");
+        } else {
+            assert!(!kinds.is_empty(), "an unordered host read of `b`");
+        }
+    }
+}

@@ -22,6 +22,7 @@
 
 pub mod device;
 pub mod flow;
+pub mod host;
 pub mod plan;
 pub mod segment;
 
@@ -46,6 +47,7 @@ use crate::{
     },
 };
 pub use device::AclDeviceMemory;
+use host::HostKernels;
 use plan::{Buffer, Place, Step};
 use segment::{EventTable, Planner};
 use std::{collections::HashMap, sync::Arc};
@@ -106,6 +108,8 @@ pub struct DynamicMemoryReport {
     pub recoveries: u64,
     /// Switch indexes the host read in the last run.
     pub decisions: u64,
+    /// The host kernels and their placement copies, over every run.
+    pub host: host::HostStats,
 }
 
 impl std::fmt::Display for DynamicMemoryReport {
@@ -131,7 +135,17 @@ impl std::fmt::Display for DynamicMemoryReport {
             self.logical_events,
             self.recoveries,
             self.decisions
-        )
+        )?;
+        let h = &self.host;
+        if h.kernels > 0 {
+            write!(
+                f,
+                "; {} host kernels: {} SyncStream + {} CopyD2H, {} CopyH2D, {} pinned buffers \
+                 freed by their guarder",
+                h.kernels, h.syncs, h.d2h_copies, h.h2d_copies, h.guarded_frees
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -180,6 +194,9 @@ struct DynamicRank {
     /// The last run's plan: its host-order max-live bytes and control decisions.
     plan_peak_live_bytes: u64,
     decisions: u64,
+    /// Kernels placed on the host, with their placement copies ([`host`]).
+    host: HostKernels,
+    timeout_ms: i32,
 }
 
 /// More control decisions than this in one run is taken for a loop that never ends.
@@ -192,6 +209,7 @@ impl DynamicRank {
         rank: u32,
         seed: u64,
         timeout_ms: i32,
+        host: HostKernels,
     ) -> Result<Self, RuntimeError> {
         let mut regions = HashMap::new();
         regions.insert(
@@ -252,6 +270,8 @@ impl DynamicRank {
             outputs: Vec::new(),
             plan_peak_live_bytes: 0,
             decisions: 0,
+            host,
+            timeout_ms,
         };
         loaded.fill_constants(model, seed)?;
         Ok(loaded)
@@ -453,6 +473,9 @@ impl DynamicRank {
     ) -> Result<Vec<HostTensor>, RuntimeError> {
         let main = &self.memory.device().streams[0];
         self.acl.synchronize_stream(main, timeout_ms)?;
+        // The last sync stage ordered every stream before the main one, so each guarder's
+        // event is complete (drain still waits for each) and its pinned memory is freed.
+        self.host.drain(&self.acl, timeout_ms)?;
         let mut outputs = Vec::new();
         for (output, &place) in model.outputs.iter().zip(&self.outputs) {
             let desc = output.operand.desc.clone();
@@ -571,6 +594,22 @@ impl DynamicRank {
             Task::Kernel {
                 op_type,
                 node,
+                attrs,
+                inputs,
+                outputs,
+                host: true,
+            } => self.host.launch(
+                &acl,
+                stream,
+                (op_type, node),
+                attrs,
+                (inputs, outputs),
+                &ptrs,
+                self.timeout_ms,
+            )?,
+            Task::Kernel {
+                op_type,
+                node,
                 inputs,
                 outputs,
                 ..
@@ -672,6 +711,7 @@ impl DynamicRank {
             stale_messages: stats.stale_messages,
             recoveries: self.memory.retry_log().total(),
             decisions: self.decisions,
+            host: self.host.stats,
         }
     }
 
@@ -740,6 +780,30 @@ pub fn run_model_with(
             model.name, options.ranks
         )));
     }
+    let syncing_host_kernel = model
+        .streams
+        .iter()
+        .flat_map(|s| &s.tasks)
+        .find_map(|t| match t {
+            Task::Kernel {
+                op_type,
+                node,
+                inputs,
+                host: true,
+                ..
+            } if host::plan_host_kernel(op_type, inputs.len()).sync_stream => Some(node),
+            _ => None,
+        });
+    if let Some(node) = syncing_host_kernel {
+        if has_collectives(model) && options.ranks > 1 {
+            return Err(RuntimeError::Model(format!(
+                "--memory=dynamic: model `{}`: the host kernel `{node}` reads device data and \
+                 the model has collectives on {} ranks: its SyncStream on one rank would wait \
+                 for a collective the other ranks have not issued yet (use --memory=static)",
+                model.name, options.ranks
+            )));
+        }
+    }
     let inputs = rank_inputs(model, options)?;
     let runtime = runtime_device::open(options.device, options.acl_lib_dir.as_deref())?;
     let _session = runtime.session();
@@ -769,8 +833,15 @@ pub fn run_model_with(
                 }
             };
             loaded.push(
-                DynamicRank::load(model, acl, rank, options.seed, options.sync_timeout_ms)
-                    .map_err(at)?,
+                DynamicRank::load(
+                    model,
+                    acl,
+                    rank,
+                    options.seed,
+                    options.sync_timeout_ms,
+                    HostKernels::new(options.host_mutation, options.opaque_kernels),
+                )
+                .map_err(at)?,
             );
         }
         let mut outputs = vec![Vec::new(); options.ranks as usize];

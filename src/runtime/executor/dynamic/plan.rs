@@ -310,6 +310,7 @@ mod tests {
             attrs: Attrs::default(),
             inputs,
             outputs,
+            host: false,
         }
     }
 

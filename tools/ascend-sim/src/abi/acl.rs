@@ -317,10 +317,16 @@ pub unsafe extern "C" fn aclrtMallocHost(host_ptr: *mut Handle, size: usize) -> 
                 "{what}: the host has no {size} bytes to give"
             );
         }
-        let mut allocs = HOST_ALLOCS.lock().unwrap_or_else(|e| e.into_inner());
-        allocs
-            .get_or_insert_with(HashMap::new)
-            .insert(p as usize, layout);
+        {
+            let mut allocs = HOST_ALLOCS.lock().unwrap_or_else(|e| e.into_inner());
+            allocs
+                .get_or_insert_with(HashMap::new)
+                .insert(p as usize, layout);
+        }
+        with_sim(|s| {
+            s.race_host_alloc(p as u64, size as u64);
+            Ok(())
+        })?;
         unsafe { put(host_ptr, p as Handle, what, "hostPtr") }
     })
 }
@@ -332,19 +338,37 @@ pub unsafe extern "C" fn aclrtFreeHost(host_ptr: Handle) -> i32 {
     let what = "aclrtFreeHost";
     entry(what, || {
         need(host_ptr, what, "hostPtr")?;
-        let mut allocs = HOST_ALLOCS.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(layout) = allocs
+        let removed = HOST_ALLOCS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
             .get_or_insert_with(HashMap::new)
-            .remove(&(host_ptr as usize))
-        else {
+            .remove(&(host_ptr as usize));
+        let Some(layout) = removed else {
             fail!(
                 INVALID_PARAM,
                 "{what}: {host_ptr:p} was not returned by aclrtMallocHost (or was freed)"
             );
         };
+        // A copy still queued from this memory is a free while in use; when it runs, a
+        // use after free (the race detector's shadow of the pinned range).
+        with_sim(|s| {
+            s.race_free(host_ptr as u64, layout.size() as u64);
+            Ok(())
+        })?;
         // SAFETY: allocated by aclrtMallocHost with this layout and not freed since.
         unsafe { std::alloc::dealloc(host_ptr as *mut u8, layout) };
         Ok(())
+    })
+}
+
+/// Whether `[addr, addr+len)` lies inside one live `aclrtMallocHost` allocation.
+fn pinned(addr: u64, len: u64) -> bool {
+    let allocs = HOST_ALLOCS.lock().unwrap_or_else(|e| e.into_inner());
+    allocs.as_ref().is_some_and(|m| {
+        m.iter().any(|(&base, layout)| {
+            let base = base as u64;
+            addr >= base && addr.saturating_add(len) <= base + layout.size() as u64
+        })
     })
 }
 
@@ -458,14 +482,15 @@ pub unsafe extern "C" fn aclrtMemcpyAsync(
                 }
                 1 => {
                     let bytes = unsafe { slice(src as *const u8, count, what, "src")? };
-                    s.memcpy_async_to_device(
-                        current(),
-                        d,
-                        dest_max as u64,
-                        Sim::host_bytes(bytes),
-                        n,
-                        st,
-                    )
+                    let source = if pinned(sr, n) {
+                        CopySource::Pinned {
+                            addr: sr,
+                            bytes: std::sync::Arc::from(bytes),
+                        }
+                    } else {
+                        Sim::host_bytes(bytes)
+                    };
+                    s.memcpy_async_to_device(current(), d, dest_max as u64, source, n, st)
                 }
                 2 => s.memcpy_async_to_host(current(), d, dest_max as u64, sr, n, st),
                 _ => s.memcpy_async_to_device(

@@ -20,8 +20,11 @@ pub fn task_accesses(task: &Task) -> SmallVec<[(u64, u64, bool); 4]> {
             v.extend(k.outputs.iter().map(|o| (o.addr, o.len, true)));
         }
         Task::CopyToDevice { dst, src, len, .. } => {
-            if let CopySource::Device(s) = src {
-                v.push((*s, *len, false));
+            match src {
+                CopySource::Device(s) | CopySource::Pinned { addr: s, .. } => {
+                    v.push((*s, *len, false))
+                }
+                CopySource::Host(_) => {}
             }
             v.push((*dst, *len, true));
         }
@@ -203,6 +206,16 @@ impl Sim {
         for &s in streams {
             self.race.host_join_stream(s);
         }
+    }
+
+    /// `aclrtMallocHost` returned `[base, base+len)`: shadow memory the host has written
+    /// (its own stores are invisible here, and come before any copy it issues from it).
+    pub fn race_host_alloc(&mut self, base: u64, len: u64) {
+        if !self.race.enabled {
+            return;
+        }
+        self.race.allocate(base, len);
+        self.race_host_access(base, len, true);
     }
 
     pub fn race_host_access(&mut self, addr: u64, len: u64, write: bool) {
