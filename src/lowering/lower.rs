@@ -845,7 +845,13 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "HcomAllReduce" => Collective::AllReduce,
             "HcomBroadcast" => Collective::Broadcast,
             "HcomAllGather" => Collective::AllGather,
-            _ => Collective::ReduceScatter,
+            "HcomReduceScatter" => Collective::ReduceScatter,
+            other => {
+                return self.error(
+                    op,
+                    format!("`{other}` is an HCCL op the lowering has no collective task for"),
+                );
+            }
         };
         let reduction = match ops::str_attr(op, "reduction").unwrap_or("sum") {
             "sum" => Reduction::Sum,

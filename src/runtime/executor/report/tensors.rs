@@ -220,6 +220,7 @@ mod tests {
             attrs: Default::default(),
             inputs: vec![input],
             outputs: vec![output],
+            host: false,
         };
         TaskModel {
             name: "main".to_owned(),
