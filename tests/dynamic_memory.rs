@@ -234,6 +234,16 @@ fn control_flow_runs_the_same_in_both_memory_modes() {
     }
 }
 
+/// `test/Runtime/Inputs/recycle-third-stream.mlir`.
+fn recycle_third_stream() -> TaskModel {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("test/Runtime/Inputs/recycle-third-stream.mlir");
+    let context = ge_mlir::dialect::new_context();
+    let text = std::fs::read_to_string(path).unwrap();
+    let module = melior::ir::Module::parse(&context, &text).expect("the model parses");
+    ge_mlir::lowering::read_task_model(&module).expect("a lowered model")
+}
+
 /// The cross-stream recycle case of issue 20 at task level
 /// (`test/Runtime/Inputs/recycle-third-stream.mlir`): a page born on stream 1 and read on
 /// streams 0 and 2. The executor's host order issues stream 0's wait for stream 2's
@@ -247,12 +257,7 @@ fn control_flow_runs_the_same_in_both_memory_modes() {
 fn a_page_is_not_reused_while_a_third_stream_may_read_it() {
     use ge_mlir::runtime::executor::dynamic::plan::{self, Step};
     sim_built();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("test/Runtime/Inputs/recycle-third-stream.mlir");
-    let context = ge_mlir::dialect::new_context();
-    let text = std::fs::read_to_string(path).unwrap();
-    let module = melior::ir::Module::parse(&context, &text).expect("the model parses");
-    let model = ge_mlir::lowering::read_task_model(&module).expect("a lowered model");
+    let model = recycle_third_stream();
     // The host order the case needs (else the test would pass for nothing): between the
     // first and the last launch, stream 0's wait for 2 -> 0 comes before stream 1's wait
     // for 0 -> 1, which was sent (recorded) before both.
@@ -353,4 +358,112 @@ fn in_place_outputs_are_allocated_anew_in_dynamic_mode() {
         in_place_size < plain_size && in_place_live > in_place_size,
         "the in-place outputs are what the static plan saves"
     );
+}
+
+/// A device for the allocators alone: fresh addresses, nothing to synchronise.
+#[derive(Default)]
+struct BumpDevice {
+    next: u64,
+}
+
+impl ge_mlir::runtime::memory::DeviceMemory for BumpDevice {
+    fn malloc(&mut self, bytes: u64) -> Result<Option<u64>, ge_mlir::runtime::memory::MemError> {
+        self.next += bytes;
+        Ok(Some(self.next - bytes + (1 << 40)))
+    }
+    fn free(&mut self, _: u64) -> Result<(), ge_mlir::runtime::memory::MemError> {
+        Ok(())
+    }
+    fn synchronize(&mut self, _: usize) -> Result<(), ge_mlir::runtime::memory::MemError> {
+        Ok(())
+    }
+}
+
+/// The teeth of the task-level test above, without the simulator: the plan's host steps
+/// of `recycle-third-stream.mlir` through GE's allocators, once as they are and once
+/// with every wait merging the sender's occupy mask as it is at the wait (GE's
+/// `MergeClearedFrom`, emulated by handing `wait_event` the sender's view at that time).
+/// The wait-time merge hands `x1`'s page to `y` (the re-use the race detector reported
+/// on 5a7aa3f's allocator); the record-time mask does not. If the host order or the
+/// allocators changed so that the wait-time merge no longer re-used the page, the case
+/// would prove nothing any more, and this fails.
+#[test]
+fn the_wait_time_merge_would_hand_x1s_page_to_y() {
+    use ge_mlir::runtime::{
+        executor::dynamic::plan::{self, Step},
+        memory::{
+            events::{last_wait_events, send_event, wait_event},
+            GertEvent, MultiStreamMemory, ScalableConfig,
+        },
+    };
+    let model = recycle_third_stream();
+    let plan = plan::build(&model).unwrap();
+    let buffer_at = |offset: u64| {
+        plan.buffers
+            .iter()
+            .position(|b| b.static_offset == offset)
+            .unwrap()
+    };
+    let (x1, y) = (buffer_at(0), buffer_at(16384));
+    let replay = |wait_time_merge: bool| -> (u64, u64) {
+        let mut memory = MultiStreamMemory::new(
+            BumpDevice::default(),
+            plan.stream_num,
+            ScalableConfig::for_device(None),
+        )
+        .unwrap();
+        let mut events: Vec<GertEvent> = plan
+            .events
+            .iter()
+            .enumerate()
+            .map(|(logic_id, e)| GertEvent {
+                logic_id,
+                src_stream: e.src,
+                dst_stream: e.dst,
+                ..GertEvent::default()
+            })
+            .collect();
+        let mut blocks = vec![None; plan.buffers.len()];
+        let mut addrs = vec![0; plan.buffers.len()];
+        for step in &plan.steps {
+            match *step {
+                Step::Alloc { buffer, stream } => {
+                    let block = memory.malloc(stream, plan.buffers[buffer].size).unwrap();
+                    addrs[buffer] = memory.block(block).unwrap().addr();
+                    blocks[buffer] = Some(block);
+                }
+                Step::Wander { buffer, src, dst } => memory
+                    .wander_from(blocks[buffer].unwrap(), src, dst)
+                    .unwrap(),
+                Step::Free { buffer, stream } => {
+                    memory.free(stream, blocks[buffer].unwrap()).unwrap()
+                }
+                Step::Send { event } => send_event(&mut memory, &mut events[event]).unwrap(),
+                Step::Wait { event } => {
+                    let ev = &mut events[event];
+                    if wait_time_merge {
+                        for sent in &mut ev.space.block_free_by_src_stream {
+                            let block = sent.version_block.block;
+                            if memory.block(block).unwrap().version() == sent.version_block.version
+                            {
+                                sent.src_view = memory.occupy_view(block, ev.src_stream).unwrap();
+                            }
+                        }
+                    }
+                    wait_event(&mut memory, ev).unwrap();
+                }
+                Step::LastResourceClean => last_wait_events(&mut memory).unwrap(),
+                Step::Launch { .. } | Step::ReadOutputs => {}
+            }
+        }
+        assert_eq!(memory.finalize().unwrap().leaked_blocks, 0);
+        (addrs[x1], addrs[y])
+    };
+    let (x1_addr, y_addr) = replay(true);
+    assert_eq!(
+        x1_addr, y_addr,
+        "the wait-time merge re-uses x1's page for y"
+    );
+    let (x1_addr, y_addr) = replay(false);
+    assert_ne!(x1_addr, y_addr, "the record-time mask keeps x1's page");
 }
