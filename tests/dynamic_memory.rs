@@ -86,7 +86,7 @@ fn compile(
     options: &str,
 ) -> (TaskModel, Vec<ge_mlir::runtime::reference::ReferenceResult>) {
     let context = ge_mlir::dialect::new_context();
-    let mut module = melior::ir::Module::parse(&context, text).expect("ge-gen's MLIR parses");
+    let module = melior::ir::Module::parse(&context, text).expect("ge-gen's MLIR parses");
     let reference = run_reference(
         &module,
         &ReferenceOptions {
@@ -100,15 +100,23 @@ fn compile(
     } else {
         format!("ge-compile={options}")
     };
-    let manager = ge_mlir::ir::pass_manager::module_pass_manager(&context);
-    Pipeline::from_flags(&[flag])
+    (lowered(&context, module, &[flag]), reference)
+}
+
+/// `module` through the passes of `flags`, lowered.
+fn lowered(
+    context: &melior::Context,
+    mut module: melior::ir::Module,
+    flags: &[String],
+) -> TaskModel {
+    let manager = ge_mlir::ir::pass_manager::module_pass_manager(context);
+    Pipeline::from_flags(flags)
         .unwrap()
         .add_to(&manager, &PassStatistics::default())
         .unwrap();
     manager.run(&mut module).unwrap();
-    let model = lower_module(&module)
-        .unwrap_or_else(|e| panic!("lowering: {:?}", e.first().map(|e| &e.message)));
-    (model, reference)
+    lower_module(&module)
+        .unwrap_or_else(|e| panic!("lowering: {:?}", e.first().map(|e| &e.message)))
 }
 
 fn run(model: &TaskModel, memory: MemoryMode, schedule: u32) -> Result<RunResult, String> {
@@ -295,4 +303,238 @@ fn a_host_output_freed_before_its_copy_ran_is_caught() {
             "schedule {schedule}: {error}"
         );
     }
+}
+
+/// `test/Runtime/Inputs/recycle-third-stream.mlir`.
+fn recycle_third_stream() -> TaskModel {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("test/Runtime/Inputs/recycle-third-stream.mlir");
+    let context = ge_mlir::dialect::new_context();
+    let text = std::fs::read_to_string(path).unwrap();
+    let module = melior::ir::Module::parse(&context, &text).expect("the model parses");
+    ge_mlir::lowering::read_task_model(&module).expect("a lowered model")
+}
+
+/// The cross-stream recycle case of issue 20 at task level
+/// (`test/Runtime/Inputs/recycle-third-stream.mlir`): a page born on stream 1 and read on
+/// streams 0 and 2. The executor's host order issues stream 0's wait for stream 2's
+/// event *after* stream 0 recorded its event to stream 1, and before stream 1 waits for
+/// that one; GE's wait-time merge would then hand stream 2's clear on to stream 1, which
+/// re-uses the page for `y` while `z2` on stream 2 may still read it (the race detector
+/// reports a write-after-read of `y` and `z2`). With the mask taken at the record, the
+/// page stays occupied until last-resource-clean: race-free, and the outputs are the
+/// static run's, under every schedule mode.
+#[test]
+fn a_page_is_not_reused_while_a_third_stream_may_read_it() {
+    use ge_mlir::runtime::executor::dynamic::plan::{self, Step};
+    sim_built();
+    let model = recycle_third_stream();
+    // The host order the case needs (else the test would pass for nothing): between the
+    // first and the last launch, stream 0's wait for 2 -> 0 comes before stream 1's wait
+    // for 0 -> 1, which was sent (recorded) before both.
+    let dynamic_plan = plan::build(&model).unwrap();
+    let steps = &dynamic_plan.steps;
+    let launches: Vec<usize> = (0..steps.len())
+        .filter(|&k| matches!(steps[k], Step::Launch { .. }))
+        .collect();
+    let (first, last) = (launches[0], *launches.last().unwrap());
+    let between = |kind: fn(&Step) -> Option<usize>, src: usize, dst: usize| -> usize {
+        (first..last)
+            .find(|&k| {
+                kind(&steps[k]).is_some_and(|e| {
+                    let e = dynamic_plan.events[e];
+                    (e.src, e.dst) == (src, dst)
+                })
+            })
+            .unwrap_or_else(|| panic!("no step {src} -> {dst} between the launches"))
+    };
+    let wait = |s: &Step| match *s {
+        Step::Wait { event } => Some(event),
+        _ => None,
+    };
+    let send = |s: &Step| match *s {
+        Step::Send { event } => Some(event),
+        _ => None,
+    };
+    let (send_01, wait_20, wait_01) = (
+        between(send, 0, 1),
+        between(wait, 2, 0),
+        between(wait, 0, 1),
+    );
+    assert!(
+        send_01 < wait_20 && wait_20 < wait_01,
+        "host order: send 0->1 at {send_01}, wait 2->0 at {wait_20}, wait 0->1 at {wait_01}"
+    );
+    for schedule in 0..2 * MODES.len() as u32 {
+        let fixed = run(&model, MemoryMode::Static, schedule)
+            .unwrap_or_else(|e| panic!("static, schedule {schedule}: {e}"));
+        let dynamic = run(&model, MemoryMode::Dynamic, schedule)
+            .unwrap_or_else(|e| panic!("dynamic, schedule {schedule}: {e}"));
+        assert_eq!(dynamic.ranks, fixed.ranks, "schedule {schedule}");
+        // x1, z0, w1, z2, y.
+        assert_eq!(dynamic.memory[0].buffers, 5, "{}", dynamic.memory[0]);
+    }
+}
+
+/// Why ResNet in dynamic mode holds more tensor bytes at once than its static plan
+/// (README, "Dynamic memory mode"): the static plan puts the output of every op that
+/// `inplace-support-check` / `mem-inplace` accepted (`reuse_input_index`: ReLUs,
+/// convolutions, adds) on its input, while the dynamic mode, as GE's `AllocOutputMemory`
+/// (`runtime/v2/graph_builder/bg_memory.cc`), gives an output its input's memory only
+/// for a reference op (`ATTR_NAME_REFERENCE`) and allocates every other output anew, so
+/// an in-place op holds its input and its output at once. Without the in-place passes
+/// the static plan needs what the dynamic mode holds, and the dynamic plan is the same.
+#[test]
+fn in_place_outputs_are_allocated_anew_in_dynamic_mode() {
+    use ge_mlir::runtime::executor::dynamic::plan;
+    let text = generated("resnet", 1000);
+    let context = ge_mlir::dialect::new_context();
+    let compiled = |passes: &[&str]| {
+        let module = melior::ir::Module::parse(&context, &text).expect("ge-gen's MLIR parses");
+        let flags: Vec<String> = passes.iter().map(|&p| p.to_owned()).collect();
+        let model = lowered(&context, module, &flags);
+        assert_eq!(model.stream_num, 1, "{passes:?}");
+        let live = plan::build(&model).unwrap().peak_live_bytes;
+        (model.memory_size, live)
+    };
+    // --ge-compile's passes, with and without the in-place candidates.
+    let mut passes = vec![
+        "ge-memory-pipeline",
+        "memcpy-addr-async",
+        "inplace-support-check",
+        "mark-same-addr",
+        "mem-layout-conflict",
+        "stream-alloc",
+        "mem-inplace",
+        "mem-assign",
+        "set-io-offset",
+        "verify-mem-plan",
+    ];
+    let (in_place_size, in_place_live) = compiled(&passes);
+    passes.retain(|&p| p != "inplace-support-check");
+    let (plain_size, plain_live) = compiled(&passes);
+    eprintln!(
+        "resnet 1k: static {in_place_size} B with in-place outputs, {plain_size} B without; \
+         dynamic max-live {in_place_live} B / {plain_live} B"
+    );
+    assert_eq!(
+        in_place_live, plain_live,
+        "the dynamic plan ignores reuse_input_index"
+    );
+    assert!(
+        plain_live <= plain_size,
+        "on one stream the dynamic mode holds no more than a plan without in-place outputs"
+    );
+    assert!(
+        in_place_size < plain_size && in_place_live > in_place_size,
+        "the in-place outputs are what the static plan saves"
+    );
+}
+
+/// A device for the allocators alone: fresh addresses, nothing to synchronise.
+#[derive(Default)]
+struct BumpDevice {
+    next: u64,
+}
+
+impl ge_mlir::runtime::memory::DeviceMemory for BumpDevice {
+    fn malloc(&mut self, bytes: u64) -> Result<Option<u64>, ge_mlir::runtime::memory::MemError> {
+        self.next += bytes;
+        Ok(Some(self.next - bytes + (1 << 40)))
+    }
+    fn free(&mut self, _: u64) -> Result<(), ge_mlir::runtime::memory::MemError> {
+        Ok(())
+    }
+    fn synchronize(&mut self, _: usize) -> Result<(), ge_mlir::runtime::memory::MemError> {
+        Ok(())
+    }
+}
+
+/// The teeth of the task-level test above, without the simulator: the plan's host steps
+/// of `recycle-third-stream.mlir` through GE's allocators, once as they are and once
+/// with every wait merging the sender's occupy mask as it is at the wait (GE's
+/// `MergeClearedFrom`, emulated by handing `wait_event` the sender's view at that time).
+/// The wait-time merge hands `x1`'s page to `y` (the re-use the race detector reported
+/// on 5a7aa3f's allocator); the record-time mask does not. If the host order or the
+/// allocators changed so that the wait-time merge no longer re-used the page, the case
+/// would prove nothing any more, and this fails.
+#[test]
+fn the_wait_time_merge_would_hand_x1s_page_to_y() {
+    use ge_mlir::runtime::{
+        executor::dynamic::plan::{self, Step},
+        memory::{
+            events::{last_wait_events, send_event, wait_event},
+            GertEvent, MultiStreamMemory, ScalableConfig,
+        },
+    };
+    let model = recycle_third_stream();
+    let plan = plan::build(&model).unwrap();
+    let buffer_at = |offset: u64| {
+        plan.buffers
+            .iter()
+            .position(|b| b.static_offset == offset)
+            .unwrap()
+    };
+    let (x1, y) = (buffer_at(0), buffer_at(16384));
+    let replay = |wait_time_merge: bool| -> (u64, u64) {
+        let mut memory = MultiStreamMemory::new(
+            BumpDevice::default(),
+            plan.stream_num,
+            ScalableConfig::for_device(None),
+        )
+        .unwrap();
+        let mut events: Vec<GertEvent> = plan
+            .events
+            .iter()
+            .enumerate()
+            .map(|(logic_id, e)| GertEvent {
+                logic_id,
+                src_stream: e.src,
+                dst_stream: e.dst,
+                ..GertEvent::default()
+            })
+            .collect();
+        let mut blocks = vec![None; plan.buffers.len()];
+        let mut addrs = vec![0; plan.buffers.len()];
+        for step in &plan.steps {
+            match *step {
+                Step::Alloc { buffer, stream } => {
+                    let block = memory.malloc(stream, plan.buffers[buffer].size).unwrap();
+                    addrs[buffer] = memory.block(block).unwrap().addr();
+                    blocks[buffer] = Some(block);
+                }
+                Step::Wander { buffer, src, dst } => memory
+                    .wander_from(blocks[buffer].unwrap(), src, dst)
+                    .unwrap(),
+                Step::Free { buffer, stream } => {
+                    memory.free(stream, blocks[buffer].unwrap()).unwrap()
+                }
+                Step::Send { event } => send_event(&mut memory, &mut events[event]).unwrap(),
+                Step::Wait { event } => {
+                    let ev = &mut events[event];
+                    if wait_time_merge {
+                        for sent in &mut ev.space.block_free_by_src_stream {
+                            let block = sent.version_block.block;
+                            if memory.block(block).unwrap().version() == sent.version_block.version
+                            {
+                                sent.src_view = memory.occupy_view(block, ev.src_stream).unwrap();
+                            }
+                        }
+                    }
+                    wait_event(&mut memory, ev).unwrap();
+                }
+                Step::LastResourceClean => last_wait_events(&mut memory).unwrap(),
+                Step::Launch { .. } | Step::ReadOutputs => {}
+            }
+        }
+        assert_eq!(memory.finalize().unwrap().leaked_blocks, 0);
+        (addrs[x1], addrs[y])
+    };
+    let (x1_addr, y_addr) = replay(true);
+    assert_eq!(
+        x1_addr, y_addr,
+        "the wait-time merge re-uses x1's page for y"
+    );
+    let (x1_addr, y_addr) = replay(false);
+    assert_ne!(x1_addr, y_addr, "the record-time mask keeps x1's page");
 }
