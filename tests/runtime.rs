@@ -82,6 +82,25 @@ fn model(n: i64, streams: Vec<StreamTasks>) -> TaskModel {
     }
 }
 
+/// One stream with one AllReduce of input 0 into output 0 (4 floats).
+fn all_reduce_model() -> TaskModel {
+    model(
+        4,
+        vec![stream(
+            0,
+            vec![Task::Hccl {
+                node: "allreduce".into(),
+                collective: Collective::AllReduce,
+                group: "hccl_world_group".into(),
+                reduction: Reduction::Sum,
+                root_rank: 0,
+                inputs: vec![operand(Region::Input(0), 0, 4)],
+                outputs: vec![operand(Region::Output(0), 0, 4)],
+            }],
+        )],
+    )
+}
+
 fn stream(id: u32, tasks: Vec<Task>) -> StreamTasks {
     StreamTasks {
         id,
@@ -411,21 +430,7 @@ fn labels_make_a_loop_that_exits_on_its_index() {
 
 #[test]
 fn two_ranks_all_reduce_their_inputs() {
-    let m = model(
-        4,
-        vec![stream(
-            0,
-            vec![Task::Hccl {
-                node: "allreduce".into(),
-                collective: Collective::AllReduce,
-                group: "hccl_world_group".into(),
-                reduction: Reduction::Sum,
-                root_rank: 0,
-                inputs: vec![operand(Region::Input(0), 0, 4)],
-                outputs: vec![operand(Region::Output(0), 0, 4)],
-            }],
-        )],
-    );
+    let m = all_reduce_model();
     let options = RunOptions {
         ranks: 2,
         inputs: vec![
@@ -950,21 +955,7 @@ fn a_library_without_the_simulator_extension_runs_an_hccl_model() {
     source += &format!("#define CALLS_LOG {:?}\n", log.display().to_string());
     source += NO_EXTENSION_DEVICE;
     let dir = fake_library("no-extension", &source);
-    let m = model(
-        4,
-        vec![stream(
-            0,
-            vec![Task::Hccl {
-                node: "allreduce".into(),
-                collective: Collective::AllReduce,
-                group: "hccl_world_group".into(),
-                reduction: Reduction::Sum,
-                root_rank: 0,
-                inputs: vec![operand(Region::Input(0), 0, 4)],
-                outputs: vec![operand(Region::Output(0), 0, 4)],
-            }],
-        )],
-    );
+    let m = all_reduce_model();
     let options = RunOptions {
         device: Device::Ascend,
         acl_lib_dir: Some(dir),
