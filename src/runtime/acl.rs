@@ -1117,6 +1117,24 @@ impl HostBuffer {
         Ok(())
     }
 
+    /// The first `len` bytes (at most `size`): a host kernel reading another's pinned
+    /// output in place (host → host, no copy through the device).
+    pub fn read(&self, len: u64) -> Result<Vec<u8>, RuntimeError> {
+        if len > self.size {
+            return Err(RuntimeError::Other(format!(
+                "{len} bytes from a {}-byte host buffer",
+                self.size
+            )));
+        }
+        let mut out = vec![0u8; len as usize];
+        // SAFETY: `raw` is live host memory of `size` bytes owned by this buffer; the
+        // length is checked above.
+        unsafe {
+            std::ptr::copy_nonoverlapping(self.raw.cast::<u8>(), out.as_mut_ptr(), out.len())
+        };
+        Ok(out)
+    }
+
     /// `aclrtFreeHost`, reporting the library's error.
     pub fn release(mut self) -> Result<(), RuntimeError> {
         let raw = std::mem::replace(&mut self.raw, std::ptr::null_mut());

@@ -137,10 +137,11 @@ struct Cli {
 
     /// Tests only: remove one ordering of the host kernels' placement copies
     /// (--memory=dynamic): `free-at-issue` frees a pinned output as its H2D copy is issued
-    /// (no FreeMemory guarder), `no-sync` reads device inputs without a SyncStream
+    /// (no FreeMemory guarder), `no-sync` reads device inputs without a SyncStream,
+    /// `skip-h2d` copies no host output to the device (not even one a device task reads)
     #[arg(
         long,
-        value_name = "none|free-at-issue|no-sync",
+        value_name = "none|free-at-issue|no-sync|skip-h2d",
         default_value = "none"
     )]
     mutate_host: HostMutation,

@@ -22,6 +22,7 @@
 
 pub mod device;
 pub mod flow;
+pub mod forward;
 pub mod host;
 pub mod plan;
 pub mod segment;
@@ -144,6 +145,14 @@ impl std::fmt::Display for DynamicMemoryReport {
                  freed by their guarder",
                 h.kernels, h.syncs, h.d2h_copies, h.h2d_copies, h.guarded_frees
             )?;
+            if h.host_reads > 0 || h.unshipped > 0 {
+                write!(
+                    f,
+                    "; host to host: {} inputs read in pinned memory, {} outputs not copied \
+                     to the device, {} pinned buffers freed after their last host reader",
+                    h.host_reads, h.unshipped, h.host_frees
+                )?;
+            }
         }
         Ok(())
     }
@@ -412,16 +421,13 @@ impl DynamicRank {
                     .expect("the last segment reads the outputs");
                 let mut steps = segment.steps;
                 self.after_outputs = steps.split_off(at + 1);
-                for step in &steps {
-                    self.step(model, hccl, step)?;
-                }
+                self.run_steps(model, hccl, &steps, &outputs)?;
                 self.outputs = outputs;
                 self.plan_peak_live_bytes = planner.peak_live_bytes();
                 return Ok(());
             }
-            for step in &segment.steps {
-                self.step(model, hccl, step)?;
-            }
+            let indexes: Vec<Place> = segment.switches.iter().map(|&(_, p)| p).collect();
+            self.run_steps(model, hccl, &segment.steps, &indexes)?;
             for (task, place) in segment.switches {
                 self.decisions += 1;
                 if self.decisions > MAX_DECISIONS {
@@ -438,6 +444,28 @@ impl DynamicRank {
                 planner.decide(task, index).map_err(plan_error)?;
             }
         }
+    }
+
+    /// One segment's steps, with the host → host analysis of them ([`forward`]);
+    /// `device_reads`: the places read outside launches (outputs, switch indexes).
+    fn run_steps(
+        &mut self,
+        model: &TaskModel,
+        hccl: Option<(&Arc<Hccl>, &Comm)>,
+        steps: &[Step],
+        device_reads: &[Place],
+    ) -> Result<(), RuntimeError> {
+        let forwarding = forward::analyse(model, steps, device_reads, |task| match task {
+            Task::Kernel { op_type, .. } => !host::reads_no_data(op_type),
+            _ => true,
+        });
+        self.host.begin_segment(forwarding);
+        for (p, step) in steps.iter().enumerate() {
+            self.host.at_step(p);
+            self.step(model, hccl, step)?;
+            self.host.after_step(p)?;
+        }
+        self.host.end_segment()
     }
 
     /// A switch's index: its stream synchronised (the index's producer is ordered before
