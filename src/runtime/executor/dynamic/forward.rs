@@ -104,7 +104,13 @@ pub fn analyse(
                 ref places,
             } => {
                 let task: &Task = &model.streams[s].tasks[i];
-                let host = matches!(task, Task::Kernel { host: true, .. });
+                let host = matches!(
+                    task,
+                    Task::Kernel {
+                        placement: crate::lowering::model::Placement::Host,
+                        ..
+                    }
+                );
                 let list = accesses(task);
                 let mut reads = Vec::new();
                 for (a, place) in list.iter().zip(places) {
@@ -208,7 +214,11 @@ mod tests {
             attrs: Attrs::default(),
             inputs,
             outputs: vec![ws(output)],
-            host,
+            placement: if host {
+                crate::lowering::model::Placement::Host
+            } else {
+                crate::lowering::model::Placement::Hbm
+            },
         }
     }
 

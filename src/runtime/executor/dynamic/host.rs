@@ -56,6 +56,9 @@ pub enum HostMutation {
     NoSync,
     /// No `CopyH2D` of any host output, even one a device task reads.
     SkipH2d,
+    /// P2P memory freed at the plan's last `Free` of it, without waiting for the streams
+    /// that used it ([`super::p2p`]).
+    P2pFreeEarly,
 }
 
 impl std::str::FromStr for HostMutation {
@@ -66,9 +69,10 @@ impl std::str::FromStr for HostMutation {
             "free-at-issue" => Ok(HostMutation::FreeAtIssue),
             "no-sync" => Ok(HostMutation::NoSync),
             "skip-h2d" => Ok(HostMutation::SkipH2d),
+            "p2p-free-early" => Ok(HostMutation::P2pFreeEarly),
             other => Err(format!(
-                "unknown host mutation `{other}` (expected `none`, `free-at-issue`, `no-sync` \
-                 or `skip-h2d`)"
+                "unknown host mutation `{other}` (expected `none`, `free-at-issue`, `no-sync`, \
+                 `skip-h2d` or `p2p-free-early`)"
             )),
         }
     }
@@ -610,6 +614,7 @@ mod tests {
         assert_eq!("no-sync".parse(), Ok(HostMutation::NoSync));
         assert_eq!("none".parse(), Ok(HostMutation::None));
         assert_eq!("skip-h2d".parse(), Ok(HostMutation::SkipH2d));
+        assert_eq!("p2p-free-early".parse(), Ok(HostMutation::P2pFreeEarly));
         assert!("later".parse::<HostMutation>().is_err());
     }
 }
