@@ -326,6 +326,31 @@ fn p2p_and_host_placed_kernels_run_the_same_in_both_memory_modes() {
     }
 }
 
+/// The P2P model with P2P memory freed at the plan's last `Free`, without the guarder's
+/// events: a copy or kernel still queued on some stream touches freed memory, on every
+/// schedule.
+#[test]
+fn p2p_memory_freed_before_its_users_ran_is_caught() {
+    sim_built();
+    let (model, _) = compile(&mixed_placed_wide_dag(5, 11), "max-task-normal=100");
+    run(&model, MemoryMode::Dynamic, 0).expect("the unmutated model runs");
+    for schedule in 0..SCHEDULES {
+        let error = run_mutated(
+            &model,
+            MemoryMode::Dynamic,
+            schedule,
+            HostMutation::P2pFreeEarly,
+        )
+        .expect_err("P2P memory freed while in use");
+        assert!(
+            error.contains("use after free")
+                || error.contains("use-after-free")
+                || error.contains("free-while-in-use"),
+            "schedule {schedule}: {error}"
+        );
+    }
+}
+
 /// The same model with the FreeMemory guarder removed (pinned outputs freed as their
 /// H2D copies are issued): the race detector reports the free and the copies' reads.
 #[test]
