@@ -42,7 +42,7 @@ irdl.dialect @ascend_task {
     %addr = irdl.any
     irdl.attributes {"index" = %index, "source" = %source, "addr" = %addr}
   }
-  // MODEL_TASK_KERNEL: one aclopExecuteV2 (optional `placement = "host"`: computed on the host)
+  // MODEL_TASK_KERNEL: one aclopExecuteV2 (optional `placement`: "host" computed on the host, "p2p" outputs in P2P memory)
   irdl.operation @kernel {
     %op_type = irdl.any
     %node = irdl.any

@@ -476,7 +476,7 @@ fn an_op_without_a_kernel_is_an_error_naming_it() {
                 attrs: Default::default(),
                 inputs: vec![operand(Region::Input(0), 0, 4)],
                 outputs: vec![operand(Region::Output(0), 0, 4)],
-                host: false,
+                placement: ge_mlir::lowering::model::Placement::Hbm,
             }],
         )],
     );
@@ -809,7 +809,7 @@ fn kernels_run_with_their_attributes() {
                     attrs: Default::default(),
                     inputs: vec![operand(Region::Input(0), 0, 4)],
                     outputs: vec![operand(Region::Output(0), 0, 4)],
-                    host: false,
+                    placement: ge_mlir::lowering::model::Placement::Hbm,
                 },
                 Task::Kernel {
                     op_type: "MatMul".into(),
@@ -817,7 +817,7 @@ fn kernels_run_with_their_attributes() {
                     attrs,
                     inputs: vec![mat(Region::Input(0), 0), mat(Region::Input(0), 0)],
                     outputs: vec![mat(Region::Output(1), 0)],
-                    host: false,
+                    placement: ge_mlir::lowering::model::Placement::Hbm,
                 },
             ],
         )],
@@ -848,7 +848,7 @@ fn opaque_kernels_stand_in_for_a_missing_kernel_and_are_counted() {
                 attrs: Default::default(),
                 inputs: vec![operand(Region::Input(0), 0, 4)],
                 outputs: vec![operand(Region::Output(0), 0, 4)],
-                host: false,
+                placement: ge_mlir::lowering::model::Placement::Hbm,
             }],
         )],
     );

@@ -409,7 +409,7 @@ fn push_kernel(
             attrs,
             inputs: vec![input.clone()],
             outputs: vec![output.clone()],
-            host: false,
+            placement: crate::lowering::model::Placement::Hbm,
         },
     );
 }

@@ -96,7 +96,7 @@ fn task(out: &mut String, t: &Task) {
             attrs,
             inputs,
             outputs,
-            host,
+            placement,
         } => (
             "kernel",
             format!(
@@ -106,7 +106,10 @@ fn task(out: &mut String, t: &Task) {
                 kernel_attrs(attrs),
                 operands(inputs),
                 operands(outputs),
-                if *host { ", placement = \"host\"" } else { "" }
+                match placement {
+                    crate::lowering::model::Placement::Hbm => String::new(),
+                    p => format!(", placement = \"{}\"", p.as_str()),
+                }
             ),
         ),
         Task::EventRecord { node, event } => (

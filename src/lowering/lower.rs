@@ -726,8 +726,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 outputs.push(input.clone());
             }
         }
-        let host = match crate::rtgraph::lower::kernel_placement(op) {
-            Ok(p) => p == crate::rtgraph::model::Placement::Host,
+        let placement = match crate::rtgraph::lower::kernel_placement(op) {
+            Ok(p) => p,
             Err(m) => {
                 self.error(op, m);
                 return;
@@ -741,7 +741,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 attrs: kernel_attrs(op),
                 inputs,
                 outputs,
-                host,
+                placement,
             },
         );
     }

@@ -77,6 +77,8 @@ pub enum Reduction {
 
 /// A task, as GE's TaskDef types (`runtime_model_ge.h`). `node` is the GE node the task
 /// comes from (empty for none), for reports and the race detector.
+pub use crate::rtgraph::model::Placement;
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Task {
     /// MODEL_TASK_KERNEL: one `aclopExecuteV2`.
@@ -86,11 +88,13 @@ pub enum Task {
         attrs: Attrs,
         inputs: Vec<Operand>,
         outputs: Vec<Operand>,
-        /// Placed on the host (`_placement = "host"`, or a shape computation without a
-        /// placement, as `--lower-to-rt` places it): `ge-run --memory=dynamic` computes it
-        /// on the host and copies its outputs to their device addresses
-        /// (`runtime::executor::dynamic::host`); elsewhere it runs as a device kernel.
-        host: bool,
+        /// Where it runs and its outputs live (`_placement`, or `host` for a shape
+        /// computation without one, as `--lower-to-rt` places it). Under `ge-run
+        /// --memory=dynamic` a `host` kernel is computed on the host and copies its
+        /// outputs to their device addresses (`runtime::executor::dynamic::host`), a
+        /// `p2p` kernel's outputs are in P2P memory (`dynamic::p2p`); elsewhere every
+        /// kernel runs on the device in HBM.
+        placement: Placement,
     },
     /// MODEL_TASK_EVENT_RECORD (a Send).
     EventRecord { node: String, event: u32 },

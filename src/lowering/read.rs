@@ -344,15 +344,20 @@ impl<'c> Reader<'c> {
                 attrs: self.kernel_attrs(op)?,
                 inputs: self.operands(op, "ins")?,
                 outputs: self.operands(op, "outs")?,
-                host: match ops::str_attr(op, "placement") {
-                    None => false,
-                    Some("host") => true,
-                    Some(other) => {
-                        return self.err(
-                            op,
-                            &format!("`placement` must be \"host\" (or absent), not `{other}`"),
-                        )
-                    }
+                placement: match ops::str_attr(op, "placement") {
+                    None => Placement::Hbm,
+                    Some(text) => match Placement::parse(text) {
+                        Some(p) => p,
+                        None => {
+                            return self.err(
+                                op,
+                                &format!(
+                                    "`placement` must be \"host\", \"hbm\" or \"p2p\" (or \
+                                     absent), not `{text}`"
+                                ),
+                            )
+                        }
+                    },
                 },
             },
             "event_record" => Task::EventRecord {

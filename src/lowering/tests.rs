@@ -118,7 +118,7 @@ fn every_kind() -> TaskModel {
                         attrs,
                         inputs: vec![input.clone(), weight, var.clone(), nd],
                         outputs: vec![ws(512, &[4])],
-                        host: true,
+                        placement: crate::lowering::model::Placement::Host,
                     },
                     Task::Hccl {
                         node: "ar".into(),

@@ -80,6 +80,8 @@ pub const MEMCPY_D2H: i32 = 2;
 pub const MEMCPY_D2D: i32 = 3;
 /// `aclrtMemMallocPolicy` HUGE_FIRST.
 pub const MALLOC_HUGE_FIRST: i32 = 0;
+/// `ACL_MEM_MALLOC_HUGE_FIRST_P2P`: memory another device can reach (P2P placement).
+pub const MALLOC_HUGE_FIRST_P2P: i32 = 3;
 /// `aclrtCompareDataType` INT32.
 pub const COMPARE_INT32: i32 = 0;
 
@@ -516,11 +518,20 @@ impl Acl {
 
     /// `aclrtMalloc(size, HUGE_FIRST)`. `size` must be > 0.
     pub fn malloc(self: &Arc<Self>, size: u64) -> Result<DeviceBuffer, RuntimeError> {
+        self.malloc_with(size, MALLOC_HUGE_FIRST)
+    }
+
+    /// `aclrtMalloc(size, policy)` (`MALLOC_HUGE_FIRST_P2P` for P2P memory).
+    pub fn malloc_with(
+        self: &Arc<Self>,
+        size: u64,
+        policy: i32,
+    ) -> Result<DeviceBuffer, RuntimeError> {
         let bytes = usize::try_from(size)
             .map_err(|_| RuntimeError::Model(format!("{size} bytes do not fit this host")))?;
         // SAFETY: a valid out pointer and integers.
         let raw = self.create("aclrtMalloc", |out| unsafe {
-            (self.f.aclrtMalloc)(out, bytes, MALLOC_HUGE_FIRST)
+            (self.f.aclrtMalloc)(out, bytes, policy)
         })?;
         Ok(DeviceBuffer {
             handle: Handle::new(self, raw),
@@ -1115,6 +1126,24 @@ impl HostBuffer {
         // length is checked above.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.raw.cast(), bytes.len()) };
         Ok(())
+    }
+
+    /// The first `len` bytes (at most `size`): a host kernel reading another's pinned
+    /// output in place (host → host, no copy through the device).
+    pub fn read(&self, len: u64) -> Result<Vec<u8>, RuntimeError> {
+        if len > self.size {
+            return Err(RuntimeError::Other(format!(
+                "{len} bytes from a {}-byte host buffer",
+                self.size
+            )));
+        }
+        let mut out = vec![0u8; len as usize];
+        // SAFETY: `raw` is live host memory of `size` bytes owned by this buffer; the
+        // length is checked above.
+        unsafe {
+            std::ptr::copy_nonoverlapping(self.raw.cast::<u8>(), out.as_mut_ptr(), out.len())
+        };
+        Ok(out)
     }
 
     /// `aclrtFreeHost`, reporting the library's error.

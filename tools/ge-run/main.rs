@@ -137,10 +137,12 @@ struct Cli {
 
     /// Tests only: remove one ordering of the host kernels' placement copies
     /// (--memory=dynamic): `free-at-issue` frees a pinned output as its H2D copy is issued
-    /// (no FreeMemory guarder), `no-sync` reads device inputs without a SyncStream
+    /// (no FreeMemory guarder), `no-sync` reads device inputs without a SyncStream,
+    /// `skip-h2d` copies no host output to the device (not even one a device task reads),
+    /// `p2p-free-early` frees P2P memory without waiting for the streams that used it
     #[arg(
         long,
-        value_name = "none|free-at-issue|no-sync",
+        value_name = "none|free-at-issue|no-sync|skip-h2d|p2p-free-early",
         default_value = "none"
     )]
     mutate_host: HostMutation,
@@ -610,6 +612,15 @@ fn schedule_summary(
         busy.join(", "),
         tasks.join(", ")
     );
+    // The simulator's own count of P2P memory (aclrtMalloc policies 3-5).
+    let p2p = &report.raw["p2p_memory"];
+    if let Some(mallocs) = p2p["mallocs"].as_u64().filter(|&n| n > 0) {
+        line += &format!(
+            "; P2P memory: {mallocs} aclrtMalloc, peak {} B, {} B live",
+            p2p["peak_bytes"].as_u64().unwrap_or(0),
+            p2p["live_bytes"].as_u64().unwrap_or(0)
+        );
+    }
     if options.opaque_kernels {
         line += &format!(
             " [opaque kernels used: {} launches; values are stand-ins, not computations]",

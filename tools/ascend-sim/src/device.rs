@@ -657,13 +657,15 @@ impl Sim {
         let what = "aclrtMalloc";
         self.require_init(what)?;
         let dev = self.current(cur, what)?;
-        if !(0..=5).contains(&policy) {
+        let Some(kind) = crate::memory::MemKind::of_policy(policy) else {
             fail!(
                 INVALID_PARAM,
                 "{what}: memory policy {policy} is not in 0..=5"
             );
-        }
-        let addr = self.mem.malloc(dev, size, self.cfg.memory_bytes)?;
+        };
+        let addr = self
+            .mem
+            .malloc_kind(dev, size, self.cfg.memory_bytes, kind)?;
         if self.race.enabled {
             self.race.allocate(addr, size);
         }

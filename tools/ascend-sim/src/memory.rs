@@ -29,11 +29,42 @@ pub fn rounded_size(size: u64) -> u64 {
     size.div_ceil(32) * 32 + 32
 }
 
+/// The kind of device memory an allocation is: ACL's malloc policies 0-2 give HBM, the
+/// P2P variants 3-5 memory another device can reach (GE's `RT_MEMORY_P2P_DDR`, where
+/// `_placement = "p2p"` outputs live).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MemKind {
+    #[default]
+    Hbm,
+    P2p,
+}
+
+impl MemKind {
+    /// The kind `aclrtMalloc`'s `policy` allocates (`None`: not a policy).
+    pub fn of_policy(policy: i32) -> Option<MemKind> {
+        match policy {
+            0..=2 => Some(MemKind::Hbm),
+            3..=5 => Some(MemKind::P2p),
+            _ => None,
+        }
+    }
+}
+
+/// What the P2P kind held over the run (every device).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct P2pStats {
+    pub mallocs: u64,
+    /// Bytes live now and at most (rounded as allocated).
+    pub live_bytes: u64,
+    pub peak_bytes: u64,
+}
+
 #[derive(Debug)]
 pub struct Allocation {
     pub dev: u32,
     pub requested: u64,
     pub data: Vec<u8>,
+    pub kind: MemKind,
 }
 
 #[derive(Debug, Default)]
@@ -43,6 +74,7 @@ pub struct Memory {
     freed: BTreeMap<u64, (u64, u32)>,
     next: Vec<u64>,
     used: Vec<u64>,
+    pub p2p: P2pStats,
 }
 
 impl Memory {
@@ -68,6 +100,22 @@ impl Memory {
     }
 
     pub fn malloc(&mut self, dev: u32, size: u64, capacity: u64) -> SimResult<u64> {
+        self.malloc_kind(dev, size, capacity, MemKind::Hbm)
+    }
+
+    /// The kind of the live allocation holding `addr`, if any.
+    pub fn kind_of(&self, addr: u64) -> Option<MemKind> {
+        self.find(addr, 1).map(|(_, a)| a.kind)
+    }
+
+    /// An allocation of `kind` (both kinds share the device's capacity).
+    pub fn malloc_kind(
+        &mut self,
+        dev: u32,
+        size: u64,
+        capacity: u64,
+        kind: MemKind,
+    ) -> SimResult<u64> {
         if size == 0 {
             fail!(INVALID_PARAM, "aclrtMalloc: size 0 is not allowed");
         }
@@ -84,12 +132,18 @@ impl Memory {
         let data = vec![POISON_MALLOC; len as usize];
         self.next[dev as usize] = (addr + len + GUARD).div_ceil(ALIGN) * ALIGN;
         self.used[dev as usize] += len;
+        if kind == MemKind::P2p {
+            self.p2p.mallocs += 1;
+            self.p2p.live_bytes += len;
+            self.p2p.peak_bytes = self.p2p.peak_bytes.max(self.p2p.live_bytes);
+        }
         self.live.insert(
             addr,
             Allocation {
                 dev,
                 requested: size,
                 data,
+                kind,
             },
         );
         Ok(addr)
@@ -106,6 +160,9 @@ impl Memory {
                 a.data.fill(POISON_FREE);
                 let len = a.data.len() as u64;
                 self.used[a.dev as usize] -= len;
+                if a.kind == MemKind::P2p {
+                    self.p2p.live_bytes -= len;
+                }
                 self.freed.insert(addr, (len, a.dev));
                 Ok(a.dev)
             }
@@ -121,6 +178,13 @@ impl Memory {
 
     /// Drops every allocation of `dev` (aclrtResetDevice).
     pub fn release_device(&mut self, dev: u32) {
+        let p2p: u64 = self
+            .live
+            .values()
+            .filter(|a| a.dev == dev && a.kind == MemKind::P2p)
+            .map(|a| a.data.len() as u64)
+            .sum();
+        self.p2p.live_bytes -= p2p;
         self.live.retain(|_, a| a.dev != dev);
         self.used[dev as usize] = 0;
     }
@@ -247,6 +311,47 @@ use crate::errors::SimError;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// P2P policies (3-5) give allocations of their own kind, counted apart (peak, live)
+    /// and sharing the device's capacity; HBM policies and freed ranges are not P2P.
+    #[test]
+    fn p2p_allocations_are_a_memory_kind_of_their_own() {
+        assert_eq!(MemKind::of_policy(0), Some(MemKind::Hbm));
+        assert_eq!(MemKind::of_policy(2), Some(MemKind::Hbm));
+        assert_eq!(MemKind::of_policy(3), Some(MemKind::P2p));
+        assert_eq!(MemKind::of_policy(5), Some(MemKind::P2p));
+        assert_eq!(MemKind::of_policy(6), None);
+        let mut m = Memory::new(1);
+        let h = m.malloc_kind(0, 100, 1 << 20, MemKind::Hbm).unwrap();
+        let p = m.malloc_kind(0, 100, 1 << 20, MemKind::P2p).unwrap();
+        let q = m.malloc_kind(0, 30, 1 << 20, MemKind::P2p).unwrap();
+        assert_eq!(m.kind_of(h + 99), Some(MemKind::Hbm));
+        assert_eq!(m.kind_of(p), Some(MemKind::P2p));
+        assert_eq!(m.kind_of(p + 99), Some(MemKind::P2p));
+        assert_eq!(
+            m.p2p,
+            P2pStats {
+                mallocs: 2,
+                live_bytes: 160 + 64,
+                peak_bytes: 160 + 64
+            }
+        );
+        assert_eq!(m.used(0), 160 * 2 + 64);
+        m.free(p).unwrap();
+        assert_eq!(m.kind_of(p), None);
+        assert_eq!((m.p2p.live_bytes, m.p2p.peak_bytes), (64, 224));
+        // HBM frees leave the P2P figures alone; both kinds share the capacity.
+        m.free(h).unwrap();
+        assert_eq!(m.p2p.live_bytes, 64);
+        let e = m
+            .malloc_kind(0, 1 << 20, 1 << 20, MemKind::P2p)
+            .unwrap_err();
+        assert_eq!(e.code, RT_MEMORY_ALLOCATION);
+        assert_eq!(m.p2p.mallocs, 2);
+        m.release_device(0);
+        assert_eq!(m.p2p.live_bytes, 0);
+        assert_eq!(m.kind_of(q), None);
+    }
 
     #[test]
     fn alignment_rounding_and_bounds() {

@@ -15,9 +15,12 @@
 //!   stream, and its consumers are ordered after the task there by the model's events). The
 //!   device reads pinned memory when the copy runs, so the host buffer's guarder frees it
 //!   only after an event recorded behind the copy completed ([`Guarders`]).
-//! * host → host: GE needs no copy; here a host kernel's output always goes to its
-//!   device address (a task model gives every value one), so a host kernel feeding
-//!   another is an H2D copy followed by a D2H copy, correct but not GE's shortcut.
+//! * **host → host** (no copy): a host kernel reading the exact value another host
+//!   kernel of the segment wrote reads that kernel's pinned buffer in place (no
+//!   `SyncStream`, no D2H for it); an output gets its `CopyH2D` only if a device task, a
+//!   model output, a switch index or a later segment reads it ([`super::forward`]). The
+//!   pinned buffer goes to its FreeMemory guarder (or, never copied, is freed) after its
+//!   last host reader ran. The device buffer stays allocated as the dynamic plan made it.
 //! * HBM ↔ P2P, P2P → host: not done (the simulator has one kind of device memory; a
 //!   `p2p` kernel runs as a device kernel).
 //!
@@ -27,6 +30,7 @@
 //! read it orders against the device writers, so a missing `SyncStream` is a race.
 //! [`HostMutation`] removes either ordering, for the tests that show this.
 
+use super::forward::Forwarding;
 use crate::dialect::table::{op_table, Trait};
 use crate::lowering::model::{Attrs, Operand};
 use crate::runtime::{
@@ -34,7 +38,10 @@ use crate::runtime::{
     error::RuntimeError,
 };
 use ascend_kernels::{KernelError, TensorMut, TensorRef};
-use std::{collections::VecDeque, sync::Arc};
+use std::{
+    collections::{HashMap, VecDeque},
+    sync::Arc,
+};
 
 /// Orderings removed on purpose (`ge-run --mutate-host`), to show the race detector
 /// catches their absence. Never for real runs.
@@ -47,6 +54,11 @@ pub enum HostMutation {
     FreeAtIssue,
     /// No `SyncStream` before the host reads its device inputs.
     NoSync,
+    /// No `CopyH2D` of any host output, even one a device task reads.
+    SkipH2d,
+    /// P2P memory freed at the plan's last `Free` of it, without waiting for the streams
+    /// that used it ([`super::p2p`]).
+    P2pFreeEarly,
 }
 
 impl std::str::FromStr for HostMutation {
@@ -56,8 +68,11 @@ impl std::str::FromStr for HostMutation {
             "none" => Ok(HostMutation::None),
             "free-at-issue" => Ok(HostMutation::FreeAtIssue),
             "no-sync" => Ok(HostMutation::NoSync),
+            "skip-h2d" => Ok(HostMutation::SkipH2d),
+            "p2p-free-early" => Ok(HostMutation::P2pFreeEarly),
             other => Err(format!(
-                "unknown host mutation `{other}` (expected `none`, `free-at-issue` or `no-sync`)"
+                "unknown host mutation `{other}` (expected `none`, `free-at-issue`, `no-sync`, \
+                 `skip-h2d` or `p2p-free-early`)"
             )),
         }
     }
@@ -213,6 +228,20 @@ pub struct HostStats {
     pub h2d_copies: u64,
     /// Pinned buffers freed by their guarder (after its event completed).
     pub guarded_frees: u64,
+    /// Inputs read in place from another host kernel's pinned output (host → host).
+    pub host_reads: u64,
+    /// Outputs only host kernels read: no `CopyH2D`.
+    pub unshipped: u64,
+    /// Pinned buffers freed after their last host reader, with no copy to wait for.
+    pub host_frees: u64,
+}
+
+/// A host kernel's pinned outputs, live until its last host reader ran.
+#[derive(Debug)]
+struct Live {
+    buffers: Vec<Option<HostBuffer>>,
+    /// Recorded behind the outputs' H2D copies (none copied, or the mutation).
+    event: Option<Event>,
 }
 
 /// One rank's host kernels: the pinned outputs still guarded, and what was done.
@@ -223,6 +252,10 @@ pub struct HostKernels {
     pub opaque: bool,
     guarders: Guarders<Event, HostBuffer>,
     pub stats: HostStats,
+    /// The current segment's host → host analysis and the step being run.
+    forwarding: Forwarding,
+    at: usize,
+    live: HashMap<usize, Live>,
 }
 
 impl HostKernels {
@@ -234,10 +267,80 @@ impl HostKernels {
         }
     }
 
+    /// A new segment: its host → host analysis ([`super::forward`]).
+    pub fn begin_segment(&mut self, forwarding: Forwarding) {
+        self.forwarding = forwarding;
+    }
+
+    /// The step index of the segment about to run.
+    pub fn at_step(&mut self, step: usize) {
+        self.at = step;
+    }
+
+    /// After step `step`: the pinned outputs whose last host reader it was go to their
+    /// guarder (copied to the device) or are freed (never copied).
+    pub fn after_step(&mut self, step: usize) -> Result<(), RuntimeError> {
+        let done = self
+            .forwarding
+            .release_after
+            .get(&step)
+            .cloned()
+            .unwrap_or_default();
+        let mut result = Ok(());
+        for p in done {
+            if let Some(live) = self.live.remove(&p) {
+                let outcome = self.retire(live);
+                if result.is_ok() {
+                    result = outcome;
+                }
+            }
+        }
+        result
+    }
+
+    /// The end of a segment: anything still live is retired (values do not cross a
+    /// decision in pinned memory: the analysis ships them).
+    pub fn end_segment(&mut self) -> Result<(), RuntimeError> {
+        let mut result = Ok(());
+        let mut all: Vec<(usize, Live)> = self.live.drain().collect();
+        all.sort_by_key(|(p, _)| *p);
+        for (_, live) in all {
+            let outcome = self.retire(live);
+            if result.is_ok() {
+                result = outcome;
+            }
+        }
+        self.forwarding = Forwarding::default();
+        result
+    }
+
+    fn retire(&mut self, live: Live) -> Result<(), RuntimeError> {
+        let buffers: Vec<HostBuffer> = live.buffers.into_iter().flatten().collect();
+        match live.event {
+            Some(event) => {
+                self.guarders.push(event, buffers);
+                Ok(())
+            }
+            None => {
+                let mut result = Ok(());
+                for buffer in buffers {
+                    self.stats.host_frees += 1;
+                    let outcome = buffer.release();
+                    if result.is_ok() {
+                        result = outcome;
+                    }
+                }
+                result
+            }
+        }
+    }
+
     /// Runs one host kernel whose operands are at `ptrs` (inputs, then outputs) for a task
-    /// of `stream`: D2H copies of the inputs it reads (after a `SyncStream`), the
-    /// reference kernel, an H2D copy of each output on `stream` from pinned memory that
-    /// a guarder frees once an event recorded behind the copies completed.
+    /// of `stream`: D2H copies of the device inputs it reads (after a `SyncStream`; an
+    /// input another host kernel wrote is read from its pinned buffer), the reference
+    /// kernel, an H2D copy on `stream` of each output the device needs, from pinned
+    /// memory a guarder frees once an event recorded behind the copies completed and the
+    /// last host reader ran.
     #[allow(clippy::too_many_arguments)]
     pub fn launch(
         &mut self,
@@ -250,21 +353,46 @@ impl HostKernels {
         timeout_ms: i32,
     ) -> Result<(), RuntimeError> {
         self.reap(acl)?;
+        let p = self.at;
         let (in_ptrs, out_ptrs) = ptrs.split_at(inputs.len());
         let plan = plan_host_kernel(op_type, inputs.len());
-        if plan.sync_stream && self.mutation != HostMutation::NoSync {
+        // Inputs in another host kernel's pinned memory: no device read, no sync.
+        let pinned_of: Vec<Option<(usize, usize)>> = (0..inputs.len())
+            .map(|i| match plan.inputs[i] {
+                HostInput::Copy => self.forwarding.read_of(p, i).filter(|(q, k)| {
+                    self.live
+                        .get(q)
+                        .and_then(|l| l.buffers.get(*k))
+                        .is_some_and(Option::is_some)
+                }),
+                HostInput::Describe => None,
+            })
+            .collect();
+        let device_reads = plan
+            .inputs
+            .iter()
+            .zip(&pinned_of)
+            .any(|(how, from)| *how == HostInput::Copy && from.is_none());
+        if device_reads && self.mutation != HostMutation::NoSync {
             acl.synchronize_stream(stream, timeout_ms)?;
             self.stats.syncs += 1;
         }
         let mut host_inputs = Vec::new();
-        for ((operand, &ptr), how) in inputs.iter().zip(in_ptrs).zip(&plan.inputs) {
+        for (((operand, &ptr), how), from) in
+            inputs.iter().zip(in_ptrs).zip(&plan.inputs).zip(&pinned_of)
+        {
             let bytes = operand.desc.bytes();
-            let data = match how {
-                HostInput::Copy => {
+            let data = match (how, from) {
+                (HostInput::Copy, Some((q, k))) => {
+                    self.stats.host_reads += 1;
+                    let buffer = self.live[q].buffers[*k].as_ref().expect("checked above");
+                    buffer.read(bytes)?
+                }
+                (HostInput::Copy, None) => {
                     self.stats.d2h_copies += 1;
                     acl.copy_to_host(ptr, bytes)?
                 }
-                HostInput::Describe => vec![0; bytes as usize],
+                (HostInput::Describe, _) => vec![0; bytes as usize],
             };
             host_inputs.push((operand, data));
         }
@@ -274,33 +402,46 @@ impl HostKernels {
         drop(host_inputs);
         self.stats.kernels += 1;
         let mut pinned = Vec::new();
-        for ((operand, &ptr), bytes) in outputs.iter().zip(out_ptrs).zip(results) {
+        let mut copied = false;
+        for (k, ((operand, &ptr), bytes)) in outputs.iter().zip(out_ptrs).zip(results).enumerate() {
             if bytes.is_empty() {
+                pinned.push(None);
                 continue;
             }
             let mut buffer = acl.malloc_host(bytes.len() as u64)?;
             buffer.write(&bytes)?;
-            if !node.is_empty() {
-                // The copy is the node's device side: race reports name it.
-                acl.sim_set_task_name(stream, node)?;
+            if self.forwarding.ships(p, k) && self.mutation != HostMutation::SkipH2d {
+                if !node.is_empty() {
+                    // The copy is the node's device side: race reports name it.
+                    acl.sim_set_task_name(stream, node)?;
+                }
+                acl.memcpy_h2d_async(ptr, operand.size, &buffer, bytes.len() as u64, stream)?;
+                self.stats.h2d_copies += 1;
+                copied = true;
+            } else {
+                self.stats.unshipped += 1;
             }
-            acl.memcpy_h2d_async(ptr, operand.size, &buffer, bytes.len() as u64, stream)?;
-            self.stats.h2d_copies += 1;
-            pinned.push(buffer);
+            pinned.push(Some(buffer));
         }
-        if pinned.is_empty() {
+        if pinned.iter().all(Option::is_none) {
             return Ok(());
         }
-        if self.mutation == HostMutation::FreeAtIssue {
-            // The mutation: no guarder, the copies may not have read their sources yet.
-            for buffer in pinned {
-                buffer.release()?;
-            }
-            return Ok(());
-        }
-        let event = acl.create_event(crate::runtime::acl::EVENT_SYNC)?;
-        acl.record_event(&event, stream)?;
-        self.guarders.push(event, pinned);
+        // The mutation: no guarder event, the copies may not have read their sources
+        // when the last host reader is done with them.
+        let event = if copied && self.mutation != HostMutation::FreeAtIssue {
+            let event = acl.create_event(crate::runtime::acl::EVENT_SYNC)?;
+            acl.record_event(&event, stream)?;
+            Some(event)
+        } else {
+            None
+        };
+        self.live.insert(
+            p,
+            Live {
+                buffers: pinned,
+                event,
+            },
+        );
         Ok(())
     }
 
@@ -472,6 +613,8 @@ mod tests {
         assert_eq!("free-at-issue".parse(), Ok(HostMutation::FreeAtIssue));
         assert_eq!("no-sync".parse(), Ok(HostMutation::NoSync));
         assert_eq!("none".parse(), Ok(HostMutation::None));
+        assert_eq!("skip-h2d".parse(), Ok(HostMutation::SkipH2d));
+        assert_eq!("p2p-free-early".parse(), Ok(HostMutation::P2pFreeEarly));
         assert!("later".parse::<HostMutation>().is_err());
     }
 }

@@ -22,7 +22,9 @@
 
 pub mod device;
 pub mod flow;
+pub mod forward;
 pub mod host;
+pub mod p2p;
 pub mod plan;
 pub mod segment;
 
@@ -47,7 +49,8 @@ use crate::{
     },
 };
 pub use device::AclDeviceMemory;
-use host::HostKernels;
+use host::{HostKernels, HostMutation};
+use p2p::P2pMemory;
 use plan::{Buffer, Place, Step};
 use segment::{EventTable, Planner};
 use std::{collections::HashMap, sync::Arc};
@@ -110,6 +113,8 @@ pub struct DynamicMemoryReport {
     pub decisions: u64,
     /// The host kernels and their placement copies, over every run.
     pub host: host::HostStats,
+    /// P2P placement: buffers and HBM <-> P2P copies, over every run.
+    pub p2p: p2p::P2pStats,
 }
 
 impl std::fmt::Display for DynamicMemoryReport {
@@ -143,6 +148,23 @@ impl std::fmt::Display for DynamicMemoryReport {
                 "; {} host kernels: {} SyncStream + {} CopyD2H, {} CopyH2D, {} pinned buffers \
                  freed by their guarder",
                 h.kernels, h.syncs, h.d2h_copies, h.h2d_copies, h.guarded_frees
+            )?;
+            if h.host_reads > 0 || h.unshipped > 0 {
+                write!(
+                    f,
+                    "; host to host: {} inputs read in pinned memory, {} outputs not copied \
+                     to the device, {} pinned buffers freed after their last host reader",
+                    h.host_reads, h.unshipped, h.host_frees
+                )?;
+            }
+        }
+        let p = &self.p2p;
+        if p.buffers > 0 || p.hbm_to_p2p > 0 || p.p2p_to_hbm > 0 {
+            write!(
+                f,
+                "; p2p: {} buffers in P2P memory, {} aclrtMalloc P2P, {} HBM->P2P + {} \
+                 P2P->HBM copies, {} allocations freed by their guarder",
+                p.buffers, p.p2p_mallocs, p.hbm_to_p2p, p.p2p_to_hbm, p.guarded_frees
             )?;
         }
         Ok(())
@@ -196,6 +218,8 @@ struct DynamicRank {
     decisions: u64,
     /// Kernels placed on the host, with their placement copies ([`host`]).
     host: HostKernels,
+    /// Buffers of `p2p` kernels and the HBM <-> P2P copies ([`p2p`]).
+    p2p: P2pMemory,
     timeout_ms: i32,
 }
 
@@ -270,6 +294,7 @@ impl DynamicRank {
             outputs: Vec::new(),
             plan_peak_live_bytes: 0,
             decisions: 0,
+            p2p: P2pMemory::new(host.mutation == HostMutation::P2pFreeEarly),
             host,
             timeout_ms,
         };
@@ -300,6 +325,19 @@ impl DynamicRank {
     fn place(&self, place: Place, size: u64) -> Result<DevicePtr, RuntimeError> {
         match place {
             Place::Static(addr) => self.resolve(addr, size),
+            Place::Buffer { buffer, offset } if self.p2p.is_p2p(buffer) => {
+                let (ptr, len) = self.p2p.ptr(buffer).ok_or_else(|| {
+                    RuntimeError::Other(format!(
+                        "--memory=dynamic: P2P buffer {buffer} used but not allocated"
+                    ))
+                })?;
+                if offset + size > len {
+                    return Err(RuntimeError::Other(format!(
+                        "--memory=dynamic: {size} bytes at offset {offset} are outside P2P buffer {buffer} ({len} bytes)"
+                    )));
+                }
+                Ok(ptr.offset(offset))
+            }
             Place::Buffer { buffer, offset } => {
                 let block = self.blocks[buffer].ok_or_else(|| {
                     RuntimeError::Other(format!(
@@ -399,6 +437,7 @@ impl DynamicRank {
         self.buffers.clear();
         self.blocks.clear();
         self.decisions = 0;
+        self.p2p.begin_run();
         loop {
             let segment = planner.next_segment(&mut self.table).map_err(plan_error)?;
             self.ensure_events()?;
@@ -412,16 +451,13 @@ impl DynamicRank {
                     .expect("the last segment reads the outputs");
                 let mut steps = segment.steps;
                 self.after_outputs = steps.split_off(at + 1);
-                for step in &steps {
-                    self.step(model, hccl, step)?;
-                }
+                self.run_steps(model, hccl, &steps, &outputs)?;
                 self.outputs = outputs;
                 self.plan_peak_live_bytes = planner.peak_live_bytes();
                 return Ok(());
             }
-            for step in &segment.steps {
-                self.step(model, hccl, step)?;
-            }
+            let indexes: Vec<Place> = segment.switches.iter().map(|&(_, p)| p).collect();
+            self.run_steps(model, hccl, &segment.steps, &indexes)?;
             for (task, place) in segment.switches {
                 self.decisions += 1;
                 if self.decisions > MAX_DECISIONS {
@@ -438,6 +474,31 @@ impl DynamicRank {
                 planner.decide(task, index).map_err(plan_error)?;
             }
         }
+    }
+
+    /// One segment's steps, with the host → host analysis of them ([`forward`]);
+    /// `device_reads`: the places read outside launches (outputs, switch indexes).
+    fn run_steps(
+        &mut self,
+        model: &TaskModel,
+        hccl: Option<(&Arc<Hccl>, &Comm)>,
+        steps: &[Step],
+        device_reads: &[Place],
+    ) -> Result<(), RuntimeError> {
+        let forwarding = forward::analyse(model, steps, device_reads, |task| match task {
+            Task::Kernel { op_type, .. } => !host::reads_no_data(op_type),
+            _ => true,
+        });
+        self.host.begin_segment(forwarding);
+        self.p2p.begin_segment(model, steps).map_err(|e| {
+            RuntimeError::Model(format!("--memory=dynamic: model `{}`: {e}", model.name))
+        })?;
+        for (p, step) in steps.iter().enumerate() {
+            self.host.at_step(p);
+            self.step(model, hccl, step)?;
+            self.host.after_step(p)?;
+        }
+        self.host.end_segment()
     }
 
     /// A switch's index: its stream synchronised (the index's producer is ordered before
@@ -490,6 +551,8 @@ impl DynamicRank {
         for step in std::mem::take(&mut self.after_outputs) {
             self.step(model, None, &step)?;
         }
+        // The outputs' frees recorded their P2P buffers' last events: wait for them.
+        self.p2p.drain(&self.acl, timeout_ms)?;
         let mut result = Ok(());
         for (desc, buffer) in self.handles.drain(..) {
             for outcome in [desc.release(), buffer.release()] {
@@ -508,6 +571,12 @@ impl DynamicRank {
         step: &Step,
     ) -> Result<(), RuntimeError> {
         match *step {
+            Step::Alloc { buffer, .. } if self.p2p.is_p2p(buffer) => {
+                let size = self.buffers[buffer].size;
+                self.p2p
+                    .alloc(&self.acl, buffer, size)
+                    .map_err(|e| e.at(|| format!("P2P buffer {buffer} ({size} bytes)")))?;
+            }
             Step::Alloc { buffer, stream } => {
                 let size = self.buffers[buffer].size;
                 let block = self.memory.malloc(stream, size).map_err(|e| {
@@ -520,11 +589,17 @@ impl DynamicRank {
                 })?;
                 self.blocks[buffer] = Some(block);
             }
+            Step::Wander { buffer, .. } if self.p2p.is_p2p(buffer) => self.p2p.wander(buffer),
             Step::Wander { buffer, src, dst } => {
                 let block = self.blocks[buffer].expect("allocated before");
                 self.memory
                     .wander_from(block, src, dst)
                     .map_err(|e| mem_error(e, || format!("buffer {buffer}")))?;
+            }
+            Step::Free { buffer, stream } if self.p2p.is_p2p(buffer) => {
+                let acl = Arc::clone(&self.acl);
+                self.p2p
+                    .free(&acl, buffer, &self.memory.device().streams[stream])?;
             }
             Step::Free { buffer, stream } => {
                 let block = self.blocks[buffer].expect("allocated before");
@@ -597,7 +672,7 @@ impl DynamicRank {
                 attrs,
                 inputs,
                 outputs,
-                host: true,
+                placement: crate::lowering::model::Placement::Host,
             } => self.host.launch(
                 &acl,
                 stream,
@@ -612,8 +687,32 @@ impl DynamicRank {
                 node,
                 inputs,
                 outputs,
+                placement,
                 ..
             } => {
+                // Inputs not at the kernel's placement (HBM <-> P2P): copied in first.
+                let mut ptrs = ptrs;
+                let mut copies = Vec::new();
+                for (k, operand) in inputs.iter().enumerate() {
+                    let at = match places[k] {
+                        Place::Buffer { buffer, .. } if self.p2p.is_p2p(buffer) => {
+                            crate::lowering::model::Placement::P2p
+                        }
+                        _ => crate::lowering::model::Placement::Hbm,
+                    };
+                    if at != *placement && operand.size > 0 {
+                        let copy = self.p2p.copy_in(
+                            &acl,
+                            stream,
+                            node,
+                            ptrs[k],
+                            operand.size,
+                            *placement,
+                        )?;
+                        ptrs[k] = copy.ptr();
+                        copies.push(copy);
+                    }
+                }
                 let mut handles = Vec::new();
                 for (operand, &ptr) in inputs.iter().chain(outputs).zip(&ptrs) {
                     let desc = acl.create_tensor_desc(
@@ -632,6 +731,7 @@ impl DynamicRank {
                 let (ins, outs) = pairs.split_at(inputs.len());
                 acl.op_execute(op_type, ins, outs, &self.attrs[&task], stream)?;
                 self.handles.extend(handles);
+                self.p2p.after(&acl, stream, copies)?;
             }
             Task::MemcpyAsync { src, dst, node } => {
                 if !node.is_empty() {
@@ -712,6 +812,7 @@ impl DynamicRank {
             recoveries: self.memory.retry_log().total(),
             decisions: self.decisions,
             host: self.host.stats,
+            p2p: self.p2p.stats,
         }
     }
 
@@ -789,7 +890,7 @@ pub fn run_model_with(
                 op_type,
                 node,
                 inputs,
-                host: true,
+                placement: crate::lowering::model::Placement::Host,
                 ..
             } if host::plan_host_kernel(op_type, inputs.len()).sync_stream => Some(node),
             _ => None,

@@ -310,7 +310,7 @@ mod tests {
             attrs: Attrs::default(),
             inputs,
             outputs,
-            host: false,
+            placement: crate::lowering::model::Placement::Hbm,
         }
     }
 

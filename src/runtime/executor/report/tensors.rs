@@ -220,7 +220,7 @@ mod tests {
             attrs: Default::default(),
             inputs: vec![input],
             outputs: vec![output],
-            host: false,
+            placement: crate::lowering::model::Placement::Hbm,
         };
         TaskModel {
             name: "main".to_owned(),

@@ -597,6 +597,9 @@ pub extern "C" fn geSimReport() -> *const c_char {
             if s.race.enabled {
                 v["races"] = s.race.to_json();
             }
+            let p2p = s.mem.p2p;
+            v["p2p_memory"] = serde_json::json!({"mallocs": p2p.mallocs,
+                "live_bytes": p2p.live_bytes, "peak_bytes": p2p.peak_bytes});
             Ok(v.to_string())
         })
         .unwrap_or_default();
