@@ -75,10 +75,11 @@ pub enum Reduction {
     Min = 3,
 }
 
-/// A task, as GE's TaskDef types (`runtime_model_ge.h`). `node` is the GE node the task
-/// comes from (empty for none), for reports and the race detector.
+/// Where a kernel runs (`placement` in the task dialect), as the execute graph places tensors.
 pub use crate::rtgraph::model::Placement;
 
+/// A task, as GE's TaskDef types (`runtime_model_ge.h`). `node` is the GE node the task
+/// comes from (empty for none), for reports and the race detector.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Task {
     /// MODEL_TASK_KERNEL: one `aclopExecuteV2`.

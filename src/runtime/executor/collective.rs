@@ -7,7 +7,7 @@
 //! has no name parameter; on a real device the two calls do nothing.
 
 use crate::{
-    lowering::model::{Collective, Operand},
+    lowering::model::{Collective, Operand, Reduction},
     runtime::{
         acl::{Acl, DevicePtr, Stream},
         error::RuntimeError,
@@ -22,6 +22,18 @@ pub(super) struct Call<'t> {
     pub collective: Collective,
     pub op: i32,
     pub root: u32,
+}
+
+impl<'t> Call<'t> {
+    /// The call of an HCCL task's fields (`Task::Hccl`), as both executors issue it.
+    pub fn new(node: &'t str, collective: Collective, reduction: Reduction, root: u32) -> Self {
+        Call {
+            node,
+            collective,
+            op: reduction as i32,
+            root,
+        }
+    }
 }
 
 /// The HCCL calls of one HCCL task on `stream`: pair `j` sends `sends[j]` (input `j`) and

@@ -489,12 +489,7 @@ impl RankModel {
                     .iter()
                     .map(|o| self.operand(o))
                     .collect::<Result<Vec<_>, _>>()?;
-                let call = collective::Call {
-                    node,
-                    collective: *collective,
-                    op: *reduction as i32,
-                    root: *root_rank,
-                };
+                let call = collective::Call::new(node, *collective, *reduction, *root_rank);
                 collective::issue(
                     (&acl, hccl, comm),
                     self.stream(stream_id)?,

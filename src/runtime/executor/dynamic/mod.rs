@@ -757,12 +757,7 @@ impl DynamicRank {
                     ));
                 };
                 let (ins, outs) = ptrs.split_at(inputs.len());
-                let call = collective::Call {
-                    node,
-                    collective: *collective,
-                    op: *reduction as i32,
-                    root: *root_rank,
-                };
+                let call = collective::Call::new(node, *collective, *reduction, *root_rank);
                 collective::issue(
                     (&acl, hccl, comm),
                     stream,
