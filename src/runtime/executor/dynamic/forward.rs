@@ -188,60 +188,26 @@ pub fn analyse(
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_models;
     use super::*;
-    use crate::lowering::model::{Addr, Attrs, DType, Operand, Region, StreamTasks, TensorDesc};
+    use crate::lowering::model::Operand;
     use crate::runtime::executor::dynamic::plan::build;
 
     fn ws(offset: u64) -> Operand {
-        Operand {
-            addr: Addr {
-                region: Region::Workspace,
-                offset,
-            },
-            size: 64,
-            desc: TensorDesc {
-                dtype: DType::F32,
-                dims: vec![16],
-                format: 2,
-            },
-        }
+        test_models::ws(offset, 64)
     }
 
     fn kernel(host: bool, inputs: Vec<Operand>, output: u64) -> Task {
-        Task::Kernel {
-            op_type: "Relu".into(),
-            node: String::new(),
-            attrs: Attrs::default(),
-            inputs,
-            outputs: vec![ws(output)],
-            placement: if host {
-                crate::lowering::model::Placement::Host
-            } else {
-                crate::lowering::model::Placement::Hbm
-            },
-        }
+        let placement = if host {
+            crate::lowering::model::Placement::Host
+        } else {
+            crate::lowering::model::Placement::Hbm
+        };
+        test_models::relu("", placement, inputs, vec![ws(output)])
     }
 
     fn model(tasks: Vec<Task>) -> TaskModel {
-        TaskModel {
-            name: "m".into(),
-            stream_num: 1,
-            event_num: 0,
-            notify_num: 0,
-            label_num: 0,
-            memory_size: 1024,
-            weight_size: 0,
-            var_size: 0,
-            weights: vec![],
-            variables: vec![],
-            inputs: vec![],
-            outputs: vec![],
-            streams: vec![StreamTasks {
-                id: 0,
-                activated: false,
-                tasks,
-            }],
-        }
+        test_models::model(vec![tasks], 0)
     }
 
     /// The launch step of task `i` and its places.

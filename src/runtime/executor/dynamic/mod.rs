@@ -27,6 +27,8 @@ pub mod host;
 pub mod p2p;
 pub mod plan;
 pub mod segment;
+#[cfg(test)]
+mod test_models;
 
 use crate::{
     lowering::model::{Addr, Region, Task, TaskModel},

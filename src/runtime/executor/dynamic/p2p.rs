@@ -303,56 +303,21 @@ impl P2pMemory {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_models;
     use super::*;
-    use crate::lowering::model::{Addr, Attrs, DType, Operand, Region, StreamTasks, TensorDesc};
+    use crate::lowering::model::Operand;
     use crate::runtime::executor::dynamic::plan::build;
 
     fn ws(offset: u64) -> Operand {
-        Operand {
-            addr: Addr {
-                region: Region::Workspace,
-                offset,
-            },
-            size: 64,
-            desc: TensorDesc {
-                dtype: DType::F32,
-                dims: vec![16],
-                format: 2,
-            },
-        }
+        test_models::ws(offset, 64)
     }
 
     fn kernel(node: &str, placement: Placement, inputs: Vec<Operand>, output: u64) -> Task {
-        Task::Kernel {
-            op_type: "Relu".into(),
-            node: node.into(),
-            attrs: Attrs::default(),
-            inputs,
-            outputs: vec![ws(output)],
-            placement,
-        }
+        test_models::relu(node, placement, inputs, vec![ws(output)])
     }
 
     fn model(tasks: Vec<Task>) -> TaskModel {
-        TaskModel {
-            name: "m".into(),
-            stream_num: 1,
-            event_num: 0,
-            notify_num: 0,
-            label_num: 0,
-            memory_size: 1024,
-            weight_size: 0,
-            var_size: 0,
-            weights: vec![],
-            variables: vec![],
-            inputs: vec![],
-            outputs: vec![],
-            streams: vec![StreamTasks {
-                id: 0,
-                activated: false,
-                tasks,
-            }],
-        }
+        test_models::model(vec![tasks], 0)
     }
 
     fn written(steps: &[Step], i: usize) -> BufferId {

@@ -285,59 +285,25 @@ pub fn build(model: &TaskModel) -> Result<DynamicPlan, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_models;
     use super::*;
-    use crate::lowering::model::{Attrs, DType, Operand, StreamTasks, TensorDesc};
+    use crate::lowering::model::Operand;
 
     fn ws(offset: u64, bytes: u64) -> Operand {
-        Operand {
-            addr: Addr {
-                region: Region::Workspace,
-                offset,
-            },
-            size: bytes,
-            desc: TensorDesc {
-                dtype: DType::F32,
-                dims: vec![bytes as i64 / 4],
-                format: 2,
-            },
-        }
+        test_models::ws(offset, bytes)
     }
 
     fn kernel(node: &str, inputs: Vec<Operand>, outputs: Vec<Operand>) -> Task {
-        Task::Kernel {
-            op_type: "Relu".into(),
-            node: node.into(),
-            attrs: Attrs::default(),
+        test_models::relu(
+            node,
+            crate::lowering::model::Placement::Hbm,
             inputs,
             outputs,
-            placement: crate::lowering::model::Placement::Hbm,
-        }
+        )
     }
 
     fn model(streams: Vec<Vec<Task>>) -> TaskModel {
-        TaskModel {
-            name: "m".into(),
-            stream_num: streams.len() as u32,
-            event_num: 4,
-            notify_num: 0,
-            label_num: 0,
-            memory_size: 1024,
-            weight_size: 0,
-            var_size: 0,
-            weights: vec![],
-            variables: vec![],
-            inputs: vec![],
-            outputs: vec![],
-            streams: streams
-                .into_iter()
-                .enumerate()
-                .map(|(id, tasks)| StreamTasks {
-                    id: id as u32,
-                    activated: false,
-                    tasks,
-                })
-                .collect(),
-        }
+        test_models::model(streams, 4)
     }
 
     fn record(event: u32) -> Task {
