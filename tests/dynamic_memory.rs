@@ -466,18 +466,11 @@ fn in_place_outputs_are_allocated_anew_in_dynamic_mode() {
         (model.memory_size, live)
     };
     // --ge-compile's passes, with and without the in-place candidates.
-    let mut passes = vec![
-        "ge-memory-pipeline",
-        "memcpy-addr-async",
-        "inplace-support-check",
-        "mark-same-addr",
-        "mem-layout-conflict",
-        "stream-alloc",
-        "mem-inplace",
-        "mem-assign",
-        "set-io-offset",
-        "verify-mem-plan",
-    ];
+    let mut passes = ge_mlir::pipeline::aliases::lookup_alias("ge-compile")
+        .expect("the ge-compile alias")
+        .passes
+        .to_vec();
+    assert!(passes.contains(&"inplace-support-check"));
     let (in_place_size, in_place_live) = compiled(&passes);
     passes.retain(|&p| p != "inplace-support-check");
     let (plain_size, plain_live) = compiled(&passes);
