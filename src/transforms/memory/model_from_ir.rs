@@ -243,23 +243,10 @@ impl<'c, 'a> IrModel<'c, 'a> {
         if detached.root != root || detached.module != OpKey::of(module) {
             return None;
         }
-        let body = module.region(0).ok()?.first_block()?;
+        let blocks = graph_blocks(&detached.graph, module)?;
         let graphs = &detached.graph.graphs;
-        let mut by_name: FastMap<&str, usize> = FastMap::default();
-        for (i, g) in graphs.iter().enumerate() {
-            by_name.insert(g.name.as_str(), i);
-        }
-        let mut blocks: Vec<Option<BlockRef<'c, 'a>>> = vec![None; graphs.len()];
-        let mut next = body.first_operation();
-        while let Some(func) = next {
-            next = func.next_in_block();
-            if let Some(&i) = ops::str_attr(func, "sym_name").and_then(|n| by_name.get(n)) {
-                blocks[i] = func.region(0).ok().and_then(|r| r.first_block());
-            }
-        }
         let mut model_ops = vec![None; detached.keys.len()];
-        for (graph, block) in graphs.iter().zip(&blocks) {
-            let block = (*block)?;
+        for (graph, &block) in graphs.iter().zip(&blocks) {
             let mut order = graph.order.iter();
             let mut cur = block.first_operation();
             while let Some(op) = cur {
@@ -277,10 +264,97 @@ impl<'c, 'a> IrModel<'c, 'a> {
         Some(IrModel {
             graph: detached.graph,
             ops: model_ops,
-            blocks: blocks.into_iter().collect::<Option<_>>()?,
+            blocks,
             module,
             dynamic: detached.dynamic,
         })
+    }
+
+    /// The model a previous pass detached, on `module` after a step that inserted ops with
+    /// neither data operands nor data results and changed nothing else a node is read
+    /// from but control operands: `stream-alloc` (Send/Recv, SendNotify/RecvNotify and
+    /// StreamActive ops; stream attributes, which no node field holds). The model's own
+    /// ops must all be there, in their graphs and in their order; each inserted op is read
+    /// as [`Self::build`] reads any op, every control edge is read again from the operands
+    /// in block order (the order a fresh read adds them in), and the nodes are renumbered
+    /// in block order ([`Self::renumber_as_ir`]). So the result is what reading the IR
+    /// gives, without reading the model's own ops again. `None` (read the IR instead) when
+    /// anything else differs.
+    pub fn reattach_after_control_inserts(
+        detached: DetachedModel,
+        module: OperationRef<'c, 'a>,
+        root: &str,
+    ) -> Option<Self> {
+        if detached.root != root
+            || detached.module != OpKey::of(module)
+            || detached.keys.len() != detached.graph.nodes.len()
+        {
+            return None;
+        }
+        let blocks = graph_blocks(&detached.graph, module)?;
+        let first_new = detached.keys.len();
+        let mut by_op = OpKeyMap::default();
+        by_op.reserve(first_new);
+        let mut kept = 0;
+        for (n, key) in detached.keys.iter().enumerate() {
+            if let Some(key) = key {
+                by_op.insert(*key, NodeId(n as u32));
+                kept += 1;
+            }
+        }
+        let mut builder = Builder {
+            model: IrModel {
+                graph: detached.graph,
+                ops: vec![None; first_new],
+                blocks: blocks.clone(),
+                module,
+                dynamic: detached.dynamic,
+            },
+            by_op,
+            shapes: FastMap::default(),
+            tensors: FastMap::default(),
+            types: Interner::default(),
+        };
+        for node in &mut builder.model.graph.nodes {
+            node.ctrl_in = Default::default();
+            node.ctrl_out = Default::default();
+        }
+        let mut found = 0;
+        for (gi, block) in blocks.iter().enumerate() {
+            let gid = GraphId(gi as u32);
+            let mut next = block.first_operation();
+            while let Some(op) = next {
+                next = op.next_in_block();
+                let id = match builder.by_op.get(&OpKey::of(op)).copied() {
+                    Some(id) if (id.0 as usize) < first_new => {
+                        let slot = &mut builder.model.ops[id.0 as usize];
+                        if slot.is_some() || builder.model.graph.node(id).graph != gid {
+                            return None;
+                        }
+                        *slot = Some(op);
+                        found += 1;
+                        id
+                    }
+                    Some(_) => return None,
+                    None => {
+                        let data_free = ops::is_ascend_op(op)
+                            && !semantics::is_net_output(&op)
+                            && ops::num_data_operands(op) == 0
+                            && ops::data_results(op).is_empty();
+                        if !data_free {
+                            return None;
+                        }
+                        builder.node(gid, op).ok()?
+                    }
+                };
+                builder.ctrl_edges(id, op).ok()?;
+            }
+        }
+        if found != kept {
+            return None;
+        }
+        let mut model = builder.model;
+        model.renumber_as_ir(first_new).1.then_some(model)
     }
 
     /// After a plan that created nodes `first_new..` was replayed, makes the model what
@@ -376,6 +450,28 @@ impl<'c, 'a> IrModel<'c, 'a> {
         }
         true
     }
+}
+
+/// Each graph's body block in `module`, found by the function names of `graph`'s graphs;
+/// `None` when one is missing.
+fn graph_blocks<'c, 'a>(
+    graph: &MemGraph,
+    module: OperationRef<'c, 'a>,
+) -> Option<Vec<BlockRef<'c, 'a>>> {
+    let body = module.region(0).ok()?.first_block()?;
+    let mut by_name: FastMap<&str, usize> = FastMap::default();
+    for (i, g) in graph.graphs.iter().enumerate() {
+        by_name.insert(g.name.as_str(), i);
+    }
+    let mut blocks: Vec<Option<BlockRef<'c, 'a>>> = vec![None; graph.graphs.len()];
+    let mut next = body.first_operation();
+    while let Some(func) = next {
+        next = func.next_in_block();
+        if let Some(&i) = ops::str_attr(func, "sym_name").and_then(|n| by_name.get(n)) {
+            blocks[i] = func.region(0).ok().and_then(|r| r.first_block());
+        }
+    }
+    blocks.into_iter().collect()
 }
 
 /// A memory model between two passes: the graph, and the identity (address) of the op
@@ -692,6 +788,24 @@ impl<'c, 'a> Builder<'c, 'a> {
                     }
                 }
             }
+        }
+        Ok(())
+    }
+}
+
+impl<'c, 'a> Builder<'c, 'a> {
+    /// The control edges of `op` (node `id`), as [`Self::edges`] adds them.
+    fn ctrl_edges(&mut self, id: NodeId, op: OperationRef<'c, 'a>) -> Result<(), ()> {
+        if semantics::is_net_output(&op) {
+            return Ok(());
+        }
+        for i in ops::num_data_operands(op)..op.operand_count() {
+            let value = op.operand(i).map_err(|_| ())?;
+            let Producer::Op { op: p, .. } = ops::producer(value) else {
+                return Err(());
+            };
+            let src = self.by_op.get(&OpKey::of(p)).copied().ok_or(())?;
+            self.model.graph.add_ctrl(src, id);
         }
         Ok(())
     }

@@ -805,3 +805,131 @@ fn every_stage_replays_exactly_with_unconnected_slots() {
     let steps = plan_and_replay(UNCONNECTED, rw.0, rw.1).unwrap();
     assert!(steps > 0, "the scope-writer of the ref chain gets a copy");
 }
+
+/// Runs the pass `flags` on `module` through ge-opt's pipeline (each pass alone: no model
+/// shared).
+fn run_passes(context: &Context, module: &mut Module, flags: &[&str]) {
+    let manager = crate::ir::pass_manager::module_pass_manager(context);
+    crate::pipeline::Pipeline::from_flags(flags)
+        .and_then(|p| {
+            p.share_models(false)
+                .add_to(&manager, &crate::pipeline::PassStatistics::default())
+        })
+        .expect("the pipeline builds");
+    manager.run(module).expect("the passes run");
+}
+
+/// The model as a fresh read gives it, node by node and graph by graph, ids included.
+fn exact(g: &MemGraph) -> (Vec<String>, Vec<String>) {
+    (
+        g.nodes.iter().map(|n| format!("{n:?}")).collect(),
+        g.graphs.iter().map(|x| format!("{x:?}")).collect(),
+    )
+}
+
+/// A StreamSwitch whose label spans two streams (stream-alloc creates a StreamActive that
+/// takes over its control edges, and Send/Recv pairs at the join), beside an If whose
+/// branch holds an HCCL op (events inside a subgraph).
+const STREAMS_GRAPH: &str = r#"
+graph main {
+  x = Data() {index = 0} : i32[]
+  y = Data() {index = 1} : f32[4]
+  sw = StreamSwitch(x, x) {_active_label_list = ["T"]} : ()
+  t1 = Relu(y, ^sw) {_stream_label = "T"} : f32[4]
+  t2 = HcomAllReduce(y, ^sw) {_stream_label = "T", group = "g", reduction = "sum"} : f32[4]
+  z = Add(t1, t2) : f32[4]
+  c = If(x, z) {then_branch = @t, else_branch = @e} : f32[4]
+  w = Relu(c) : f32[4]
+  return w
+}
+
+graph t {
+  d = Data() {index = 0} : f32[4]
+  r = Relu(d) : f32[4]
+  h = HcomAllReduce(d) {group = "g", reduction = "sum"} : f32[4]
+  s = Add(r, h) : f32[4]
+  return s
+}
+
+graph e {
+  d = Data() {index = 0} : f32[4]
+  return d
+}
+"#;
+
+/// The model handed through stream-alloc (its Send/Recv and StreamActive ops read in,
+/// every control edge read again, nodes renumbered) is exactly what reading the IR after
+/// stream-alloc gives.
+#[test]
+fn a_model_handed_through_stream_alloc_is_the_fresh_read() {
+    let context = new_context();
+    let mut module = import(&context, STREAMS_GRAPH);
+    let before = IrModel::build(module.as_operation(), "main").unwrap();
+    let nodes_before = before.graph.nodes.len();
+    let detached = before.detach("main");
+    run_passes(&context, &mut module, &["stream-alloc"]);
+    let fresh = IrModel::build(module.as_operation(), "main").unwrap();
+    let created = fresh.graph.nodes.len() - nodes_before;
+    let types: Vec<&str> = fresh.graph.nodes[..]
+        .iter()
+        .map(|n| n.ty.as_str())
+        .filter(|t| matches!(*t, "Send" | "Recv" | "StreamActive"))
+        .collect();
+    assert!(
+        types.contains(&"Send") && types.contains(&"Recv") && types.contains(&"StreamActive"),
+        "the graph exercises every kind of inserted op: {types:?}"
+    );
+    assert_eq!(created, types.len());
+    let handed = IrModel::reattach_after_control_inserts(detached, module.as_operation(), "main")
+        .expect("stream-alloc's changes are read into the model");
+    assert_eq!(exact(&handed.graph), exact(&fresh.graph));
+    for (n, op) in handed.ops.iter().enumerate() {
+        let op = op.expect("every node has its op");
+        assert_eq!(
+            crate::ir::ops::OpKey::of(op),
+            crate::ir::ops::OpKey::of(fresh.ops[n].unwrap())
+        );
+    }
+}
+
+/// An inserted op that carries data (a copy) is not what the hand-through reads: it gives
+/// up, and the pass after reads the IR.
+#[test]
+fn a_model_is_not_handed_through_an_inserted_data_op() {
+    let context = new_context();
+    let text = "graph main {\n  x = Data() {index = 0} : f32[4]\n  c = Const() {value = \
+                dense<f32[4]>(1.0)} : f32[4]\n  a = Assign(c, x) : f32[4]\n  return a\n}\n";
+    let mut module = import(&context, text);
+    let detached = IrModel::build(module.as_operation(), "main")
+        .unwrap()
+        .detach("main");
+    run_passes(&context, &mut module, &["mem-rw-conflict"]);
+    let fresh = IrModel::build(module.as_operation(), "main").unwrap();
+    assert!(
+        fresh.graph.find("c_Identity0").is_some(),
+        "an Identity was inserted"
+    );
+    assert!(
+        IrModel::reattach_after_control_inserts(detached, module.as_operation(), "main").is_none()
+    );
+}
+
+/// A model of another module, or with another root, is never handed through.
+#[test]
+fn a_model_is_handed_through_on_its_own_module_and_root_only() {
+    let context = new_context();
+    let one = import(&context, STREAMS_GRAPH);
+    let two = import(&context, STREAMS_GRAPH);
+    let detached = || {
+        IrModel::build(one.as_operation(), "main")
+            .unwrap()
+            .detach("main")
+    };
+    assert!(
+        IrModel::reattach_after_control_inserts(detached(), two.as_operation(), "main").is_none()
+    );
+    assert!(IrModel::reattach_after_control_inserts(detached(), one.as_operation(), "t").is_none());
+    assert!(
+        IrModel::reattach_after_control_inserts(detached(), one.as_operation(), "main").is_some()
+    );
+}

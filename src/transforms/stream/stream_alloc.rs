@@ -70,7 +70,8 @@ use crate::{
         StreamOptions,
     },
     ir::external_pass::{emit_error, PassFailed, PassId, RustPass},
-    pipeline::{OptionKind, OptionSpec, PassOptions, Statistic},
+    pipeline::{ModelShare, OptionKind, OptionSpec, PassOptions, Statistic},
+    transforms::memory::model_from_ir::{DetachedModel, IrModel as MemoryModel},
 };
 use melior::{
     ir::{
@@ -391,13 +392,26 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
             "Modules left unchanged because they were already allocated",
         ),
     };
-    Ok(options.build_pass(StreamAlloc { config, stats }, &ID))
+    let share = options.model_share();
+    Ok(options.build_pass(
+        StreamAlloc {
+            config,
+            stats,
+            share,
+        },
+        &ID,
+    ))
 }
 
 #[derive(Clone)]
 struct StreamAlloc {
     config: Config,
     stats: Stats,
+    /// The pass keeps no model of its own, but hands on the memory passes' model: the
+    /// memory pass before it kept one, the memory pass after it takes it, with the ops this
+    /// pass inserts read into it ([`MemoryModel::reattach_after_control_inserts`]) instead
+    /// of the whole module read again.
+    share: ModelShare,
 }
 
 fn fail(location: Location, message: &str) -> PassFailed {
@@ -418,6 +432,7 @@ impl RustPass for StreamAlloc {
         let Some(body) = operation.region(0).ok().and_then(|r| r.first_block()) else {
             return Err(fail(location, "stream-alloc: the module has no body"));
         };
+        let memory = self.share.take::<DetachedModel>();
         let mut model = model_from_ir::build(body, location, &self.config.root)
             .map_err(|e| fail(e.location, &format!("stream-alloc: {}", e.message)))?;
         if let (Some(op), Some(bare)) = (model.allocated, model.unallocated) {
@@ -446,6 +461,10 @@ impl RustPass for StreamAlloc {
                 ));
             }
             self.stats.skipped.add(1);
+            // Unchanged: the memory model is still the module's.
+            if let Some(memory) = memory {
+                self.share.keep(memory);
+            }
             let text = report::skipped_text(&self.config.root, &why, self.config.summary_format);
             if let Some(path) = &self.config.summary {
                 report::write_to(path, &text).map_err(|e| fail(location, &e))?;
@@ -460,6 +479,14 @@ impl RustPass for StreamAlloc {
         let applied =
             apply(&model, &alloc, self.config.explain).map_err(|e| fail(e.location, &e.message))?;
         self.count(&alloc, applied);
+        if let Some(memory) = memory.filter(|_| self.share.feeds_next()) {
+            let module = crate::ir::external_pass::as_op_ref(&operation);
+            if let Some(memory) =
+                MemoryModel::reattach_after_control_inserts(memory, module, &self.config.root)
+            {
+                self.share.keep(memory.detach(&self.config.root));
+            }
+        }
         if let Some(path) = &self.config.summary {
             let text =
                 report::summary_text(&model.graph, &alloc, &opts, self.config.summary_format);
