@@ -142,6 +142,9 @@ pub(super) fn check_first_new<'c>(
 
 /// After the steps: the plan's notes as remarks, and the model made to describe the IR.
 pub(super) fn finish(m: &mut IrModel, plan: &Plan, remarks: bool) {
+    if !plan.steps.is_empty() {
+        m.forget_streams();
+    }
     if remarks {
         for note in &plan.notes {
             let location = m.location(Some(note.node));

@@ -17,7 +17,7 @@ use super::{
     check_module, keep_model,
     model_from_ir::IrModel,
     plan_attrs::{
-        func_of, stream_info, INPUT_OFFSET, MEMORY_SIZE, OUTPUT_MEMORY, OUTPUT_OFFSET,
+        func_of, INPUT_OFFSET, MEMORY_SIZE, OUTPUT_MEMORY, OUTPUT_OFFSET,
         OUTPUT_REUSE_INPUT_MEM_INDEXES,
     },
     shared_or_built, ROOT_OPTION,
@@ -140,7 +140,7 @@ impl MemAssign {
     ) -> Result<(), PassFailed> {
         let g = &model.graph;
         let symbols = crate::analysis::memory::mem_plan::plan_symbols(g);
-        let streams = stream_info(model);
+        let streams = model.stream_info();
         let plan = plan_memory(g, &symbols, &streams).map_err(|e| {
             emit_error(
                 model.location(e.node),

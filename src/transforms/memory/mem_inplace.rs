@@ -13,7 +13,7 @@ use super::{
     attr_batch::AttrBatch,
     check_module, keep_model,
     model_from_ir::{IrModel, INPLACE_SUPPORT_INPUT_INDEX, REUSE_INPUT_INDEX},
-    plan_attrs::{has_marked_op, stream_info},
+    plan_attrs::has_marked_op,
     shared_or_built, FEATURE_MAP_REFRESHABLE_OPTION, OFFLINE_OPTION,
     PHYSICAL_MEMORY_REFRESHABLE_OPTION, REMARKS_OPTION, ROOT_OPTION,
 };
@@ -139,7 +139,7 @@ impl MemInplace {
         model: &mut IrModel<'c, '_>,
         batch: &mut AttrBatch<'c>,
     ) -> Result<(), PassFailed> {
-        let streams = stream_info(model);
+        let streams = model.stream_info();
         let plan = plan_inplace_on(&mut model.graph, self.layout, &streams).map_err(|e| {
             emit_error(
                 model.location(e.node),

@@ -49,6 +49,8 @@
 //! was a cache miss at a million ops: the map's inserts alone were ~2.5% of the pass's
 //! profile at 1M, and they no longer show in it).
 
+use super::plan_attrs::read_stream_info;
+use crate::analysis::memory::mem_plan::StreamInfo;
 use crate::{
     analysis::{
         fast_hash::FastMap,
@@ -71,7 +73,7 @@ use melior::ir::{
     r#type::{DimSize, IntegerType, RankedTensorType, ShapedTypeLike, TypeLike},
     BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use std::rc::Rc;
+use std::{cell::OnceCell, rc::Rc};
 
 /// The attribute naming the pass that inserted an op (a pass flag).
 pub const INSERTED_BY: &str = "ascend.inserted_by";
@@ -119,6 +121,11 @@ pub struct IrModel<'c, 'a> {
     pub module: OperationRef<'c, 'a>,
     /// GE's `NodeUtils::IsDynamicShape` of every node (a property of the root graph).
     dynamic: bool,
+    /// The streams and events read from the ops ([`Self::stream_info`]), once per model:
+    /// after stream-alloc, the passes that ask (mem-inplace, mem-assign, verify-mem-plan)
+    /// change no stream attribute and no node id, so the answer holds until the nodes are
+    /// renumbered.
+    streams: OnceCell<Rc<StreamInfo>>,
 }
 
 impl<'c, 'a> IrModel<'c, 'a> {
@@ -152,6 +159,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
                 blocks: Vec::new(),
                 module,
                 dynamic: false,
+                streams: OnceCell::new(),
             },
             by_op: OpKeyMap::default(),
             shapes: FastMap::default(),
@@ -228,6 +236,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
             root: root.to_owned(),
             module: OpKey::of(self.module),
             dynamic: self.dynamic,
+            streams: self.streams.into_inner(),
         }
     }
 
@@ -267,6 +276,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
             blocks,
             module,
             dynamic: detached.dynamic,
+            streams: detached.streams.map(OnceCell::from).unwrap_or_default(),
         })
     }
 
@@ -309,6 +319,8 @@ impl<'c, 'a> IrModel<'c, 'a> {
                 blocks: blocks.clone(),
                 module,
                 dynamic: detached.dynamic,
+                // Read again: the step changed stream attributes.
+                streams: OnceCell::new(),
             },
             by_op,
             shapes: FastMap::default(),
@@ -366,6 +378,7 @@ impl<'c, 'a> IrModel<'c, 'a> {
     /// and whether the walk matched the IR; when it did not (an op moved, a node missing),
     /// the model is unusable and the caller builds it again.
     pub fn renumber_as_ir(&mut self, first_new: usize) -> (Vec<u32>, bool) {
+        self.forget_streams();
         let order_matched = self.orders_from_ir(first_new);
         let new_of = self.graph.renumber();
         let mut ops = vec![None; self.graph.nodes.len()];
@@ -380,6 +393,19 @@ impl<'c, 'a> IrModel<'c, 'a> {
         }
         let matched = order_matched && self.matches_ir();
         (new_of, matched)
+    }
+
+    /// The streams and events of the model's ops (empty when no op has a `stream_id`), read
+    /// from the IR at the first call ([`read_stream_info`]).
+    pub fn stream_info(&self) -> Rc<StreamInfo> {
+        self.streams
+            .get_or_init(|| Rc::new(read_stream_info(self)))
+            .clone()
+    }
+
+    /// Drops the streams read by [`Self::stream_info`]: nodes were created or renumbered.
+    pub fn forget_streams(&mut self) {
+        self.streams = OnceCell::new();
     }
 
     /// Sets every graph's order to its block's op order (see [`Self::renumber_as_ir`]);
@@ -482,6 +508,7 @@ pub struct DetachedModel {
     root: String,
     module: OpKey,
     dynamic: bool,
+    streams: Option<Rc<StreamInfo>>,
 }
 
 struct Builder<'c, 'a> {

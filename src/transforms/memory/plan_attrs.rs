@@ -69,8 +69,9 @@ pub fn func_of<'c, 'a>(m: &IrModel<'c, 'a>, graph: usize) -> Option<OperationRef
     m.blocks.get(graph).and_then(|b| b.parent_operation())
 }
 
-/// Streams and events of the model's ops (empty when no op has a `stream_id`).
-pub fn stream_info(m: &IrModel) -> StreamInfo {
+/// Streams and events of the model's ops (empty when no op has a `stream_id`), read from
+/// the IR; [`IrModel::stream_info`] keeps the answer for the model.
+pub fn read_stream_info(m: &IrModel) -> StreamInfo {
     let g = &m.graph;
     let mut info = StreamInfo {
         stream: vec![None; g.nodes.len()],

@@ -933,3 +933,25 @@ fn a_model_is_handed_through_on_its_own_module_and_root_only() {
         IrModel::reattach_after_control_inserts(detached(), one.as_operation(), "main").is_some()
     );
 }
+
+/// The streams read from the ops are kept with the model while its nodes keep their ids
+/// (handed to the next pass with it) and read again once the nodes are renumbered.
+#[test]
+fn stream_info_is_kept_with_the_model_until_its_nodes_are_renumbered() {
+    let context = new_context();
+    let mut module = import(&context, STREAMS_GRAPH);
+    run_passes(&context, &mut module, &["stream-alloc"]);
+    let model = IrModel::build(module.as_operation(), "main").unwrap();
+    let first = model.stream_info();
+    assert!(!first.events.is_empty(), "the Send/Recv pairs are read");
+    assert!(std::rc::Rc::ptr_eq(&first, &model.stream_info()));
+    let mut model = IrModel::reattach(model.detach("main"), module.as_operation(), "main")
+        .expect("the same module");
+    assert!(std::rc::Rc::ptr_eq(&first, &model.stream_info()), "kept");
+    let nodes = model.graph.nodes.len();
+    assert!(model.renumber_as_ir(nodes).1);
+    let again = model.stream_info();
+    assert!(!std::rc::Rc::ptr_eq(&first, &again), "read again");
+    assert_eq!(first.stream, again.stream);
+    assert_eq!(first.events, again.events);
+}

@@ -8,7 +8,7 @@
 
 use super::{
     check_module,
-    plan_attrs::{func_of, stream_info, IrOffsets, MEMORY_SIZE},
+    plan_attrs::{func_of, IrOffsets, MEMORY_SIZE},
     shared_or_built, ROOT_OPTION,
 };
 use crate::{
@@ -87,7 +87,7 @@ impl VerifyMemPlan {
             memory_size,
         };
         let symbols = crate::analysis::memory::mem_plan::plan_symbols(g);
-        let streams = stream_info(&model);
+        let streams = model.stream_info();
         let report = verify_plan(g, &symbols, &streams, &view).map_err(|e| {
             emit_error(
                 model.location(e.node),
