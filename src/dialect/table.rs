@@ -4,12 +4,9 @@
 //! The table is the single source of truth: the IRDL definition is generated from it, the
 //! `.ge` importer checks arity with it, and `semantics` answers the passes' questions from it.
 
+use crate::analysis::fast_hash::FastMap;
 use serde::Deserialize;
-use std::{
-    collections::{BTreeMap, HashMap},
-    fmt,
-    sync::OnceLock,
-};
+use std::{collections::BTreeMap, fmt, sync::OnceLock};
 
 /// The op table as shipped in `dialects/`.
 pub const TABLE_SOURCE: &str = include_str!("../../dialects/ascend.ops.toml");
@@ -582,9 +579,11 @@ struct TableFile {
 /// All ops of the dialect, indexed by MLIR name and by GE type.
 pub struct OpTable {
     ops: Vec<OpDef>,
-    by_op_name: HashMap<String, usize>,
-    by_ge_type: HashMap<String, usize>,
-    by_alias: HashMap<String, usize>,
+    /// Looked up for every op of every model read (a fast hash: the names are ours, not
+    /// an attacker's).
+    by_op_name: FastMap<String, usize>,
+    by_ge_type: FastMap<String, usize>,
+    by_alias: FastMap<String, usize>,
 }
 
 impl OpTable {
@@ -593,9 +592,9 @@ impl OpTable {
         let file: TableFile = toml::from_str(source).map_err(|e| e.to_string())?;
         let mut table = OpTable {
             ops: Vec::with_capacity(file.op.len()),
-            by_op_name: HashMap::new(),
-            by_ge_type: HashMap::new(),
-            by_alias: HashMap::new(),
+            by_op_name: FastMap::default(),
+            by_ge_type: FastMap::default(),
+            by_alias: FastMap::default(),
         };
         for row in file.op {
             let parse_groups = |specs: &[String]| -> Result<Vec<Group>, String> {
