@@ -783,58 +783,75 @@ impl<'c, 'a> Builder<'c, 'a> {
         let slots = (self.model.graph.node(id).inputs.len() > n_data)
             .then(|| ops::input_slots(op))
             .flatten();
-        for (i, value) in op.operands().enumerate() {
+        for (i, value) in op.operands().take(n_data).enumerate() {
             match ops::producer(value) {
                 Producer::Arg { index } => {
-                    let data_like = self.model.graph.node(id).sem.data_like;
-                    if !data_like || i != 0 {
-                        return Err(LocatedError::at(
-                            op,
-                            format!(
-                                "function argument {index} is read by `{}`; only a Data node may \
-                                 read a graph input",
-                                self.model.graph.node(id).name
-                            ),
-                        ));
+                    if !self.model.graph.node(id).sem.data_like || i != 0 {
+                        return Err(self.argument_read(id, op, index));
                     }
                     if let Some(skip) = subgraph_skip {
                         self.model.graph.node_mut(id).parent_index = Some(index as u32 + skip);
                     }
                 }
                 Producer::Op { op: p, result } => {
-                    let src = self.by_op.get(&OpKey::of(p)).copied().ok_or_else(|| {
-                        LocatedError::at(op, "an operand is not produced by a node of this graph")
-                    })?;
-                    if i < n_data {
-                        let slot = slots.as_ref().map_or(i, |s| s[i]);
-                        self.model
-                            .graph
-                            .connect(src, result as u32, id, slot as u32);
-                    } else {
-                        self.model.graph.add_ctrl(src, id);
-                    }
+                    let src = self.producer_node(op, p)?;
+                    let slot = slots.as_ref().map_or(i, |s| s[i]);
+                    self.model
+                        .graph
+                        .connect(src, result as u32, id, slot as u32);
+                }
+            }
+        }
+        self.ctrl_edges(id, op)
+    }
+
+    /// The control edges of `op` (node `id`): one per control operand, in operand order
+    /// (a fresh read, and [`IrModel::reattach_after_control_inserts`], add them so).
+    fn ctrl_edges(&mut self, id: NodeId, op: OperationRef<'c, 'a>) -> Result<(), LocatedError<'c>> {
+        if semantics::is_net_output(&op) {
+            return Ok(());
+        }
+        for value in op.operands().skip(ops::num_data_operands(op)) {
+            match ops::producer(value) {
+                Producer::Arg { index } => return Err(self.argument_read(id, op, index)),
+                Producer::Op { op: p, .. } => {
+                    let src = self.producer_node(op, p)?;
+                    self.model.graph.add_ctrl(src, id);
                 }
             }
         }
         Ok(())
     }
-}
 
-impl<'c, 'a> Builder<'c, 'a> {
-    /// The control edges of `op` (node `id`), as [`Self::edges`] adds them.
-    fn ctrl_edges(&mut self, id: NodeId, op: OperationRef<'c, 'a>) -> Result<(), ()> {
-        if semantics::is_net_output(&op) {
-            return Ok(());
-        }
-        for i in ops::num_data_operands(op)..op.operand_count() {
-            let value = op.operand(i).map_err(|_| ())?;
-            let Producer::Op { op: p, .. } = ops::producer(value) else {
-                return Err(());
-            };
-            let src = self.by_op.get(&OpKey::of(p)).copied().ok_or(())?;
-            self.model.graph.add_ctrl(src, id);
-        }
-        Ok(())
+    /// The node of `producer`, which an operand of `op` reads.
+    fn producer_node(
+        &self,
+        op: OperationRef<'c, 'a>,
+        producer: OperationRef<'c, 'a>,
+    ) -> Result<NodeId, LocatedError<'c>> {
+        self.by_op
+            .get(&OpKey::of(producer))
+            .copied()
+            .ok_or_else(|| {
+                LocatedError::at(op, "an operand is not produced by a node of this graph")
+            })
+    }
+
+    /// The error for node `id` reading function argument `index` (only a Data node may).
+    fn argument_read(
+        &self,
+        id: NodeId,
+        op: OperationRef<'c, 'a>,
+        index: usize,
+    ) -> LocatedError<'c> {
+        LocatedError::at(
+            op,
+            format!(
+                "function argument {index} is read by `{}`; only a Data node may read a graph \
+                 input",
+                self.model.graph.node(id).name
+            ),
+        )
     }
 }
 
