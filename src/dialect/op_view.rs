@@ -12,7 +12,6 @@ use melior::ir::{
     },
     operation::OperationLike,
     operation::OperationRefMut,
-    r#type::TypeLike,
     Attribute, Operation, OperationRef, Type, ValueLike,
 };
 use std::collections::BTreeMap;
@@ -103,6 +102,16 @@ pub trait OpView {
     fn data_operand_count(&self) -> usize;
     /// The number of data (non-control) results.
     fn data_result_count(&self) -> usize;
+    /// The op table's row for this op's name, if it has one. Views of MLIR ops look their
+    /// name up in place: a model read from a large module asks this several times per op,
+    /// and a `String` per question was a visible share of reading it.
+    fn table_def(&self) -> Option<&'static crate::dialect::table::OpDef> {
+        crate::dialect::table::op_table().by_op_name(&self.op_name())
+    }
+    /// Whether the op's full name is `name` (in place for MLIR ops, as [`Self::table_def`]).
+    fn is_named(&self, name: &str) -> bool {
+        self.op_name() == name
+    }
 }
 
 /// A plain op description: everything `OpView` asks, with no MLIR behind it.
@@ -149,7 +158,7 @@ impl OpView for OpDesc {
 /// Whether a type is the control token `!ascend.ctrl`. Data values are builtin tensors, so
 /// any type of the `ascend` dialect is the control token.
 pub fn is_ctrl_type(ty: Type<'_>) -> bool {
-    !ty.is_tensor() && ty.dialect().namespace().is_ok_and(|ns| ns == "ascend")
+    crate::ir::ops::is_ctrl_type(ty)
 }
 
 /// Converts an MLIR attribute to an [`AttrValue`].
@@ -254,6 +263,14 @@ macro_rules! impl_op_view_for_melior {
             fn data_result_count(&self) -> usize {
                 melior_data_results(self)
             }
+            fn table_def(&self) -> Option<&'static crate::dialect::table::OpDef> {
+                let name = self.name();
+                let name = name.as_string_ref().as_str().ok()?;
+                crate::dialect::table::op_table().by_op_name(name)
+            }
+            fn is_named(&self, name: &str) -> bool {
+                crate::ir::ops::is_op_named(self, name)
+            }
         }
     )*};
 }
@@ -307,5 +324,21 @@ mod tests {
         assert_eq!(relu.attr("missing"), None);
         assert!(is_ctrl_type(relu.result(1).unwrap().r#type()));
         assert!(!is_ctrl_type(relu.result(0).unwrap().r#type()));
+        // The in-place lookups agree with the ones through `op_name` (the trait defaults).
+        let ret = relu.next_in_block().unwrap();
+        for op in [block.first_operation().unwrap(), relu, ret] {
+            let desc = OpDesc {
+                op_name: op.op_name(),
+                ..OpDesc::default()
+            };
+            assert_eq!(
+                op.table_def().map(|d| d.op_name()),
+                desc.table_def().map(|d| d.op_name())
+            );
+            assert!(op.is_named(&op.op_name()) && desc.is_named(&op.op_name()));
+            assert!(!op.is_named("ascend.rel") && !op.is_named(""));
+        }
+        assert_eq!(relu.table_def().unwrap().op_name(), "ascend.relu");
+        assert!(ret.is_named("func.return") && ret.table_def().is_none());
     }
 }

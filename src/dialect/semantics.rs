@@ -80,7 +80,7 @@ pub mod attr {
 
 /// The table row of the op itself (`ascend.op` for a generic op); `None` for non-ascend ops.
 pub fn op_def<V: OpView + ?Sized>(op: &V) -> Option<&'static OpDef> {
-    op_table().by_op_name(&op.op_name())
+    op.table_def()
 }
 
 /// The row whose semantic columns apply: the op's own row, or for a generic op the row of
@@ -109,7 +109,7 @@ pub fn ge_type<V: OpView + ?Sized>(op: &V) -> Option<String> {
 
 /// Whether the op is GE's NetOutput, which this IR spells `func.return`.
 pub fn is_net_output<V: OpView + ?Sized>(op: &V) -> bool {
-    op.op_name() == "func.return"
+    op.is_named("func.return")
 }
 
 /// The GE node name (`name` attribute).

@@ -117,7 +117,7 @@ pub fn is_ascend_op(op: OperationRef) -> bool {
 /// Whether `ty` is `!ascend.ctrl`. The control token is the dialect's only type (a unit
 /// test guards this), so the dialect namespace decides without parsing or caching a type.
 pub fn is_ctrl_type(ty: Type) -> bool {
-    prim::type_dialect(ty) == DIALECT
+    prim::type_in_dialect(ty, DIALECT)
 }
 
 /// Whether `value` is a control token.
@@ -347,6 +347,11 @@ pub fn symbol_value<'c>(
     attr: melior::ir::attribute::FlatSymbolRefAttribute<'c>,
 ) -> Option<&'c str> {
     std::str::from_utf8(prim::symbol_ref_bytes(attr)).ok()
+}
+
+/// Whether `op`'s full name is `name`, compared as bytes (no `String`, no UTF-8 check).
+pub fn is_op_named<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> bool {
+    prim::string_ref_bytes(op.name().as_string_ref()) == name.as_bytes()
 }
 
 /// Calls `f` with the name of each of `op`'s attributes as bytes (no UTF-8 validation; see
