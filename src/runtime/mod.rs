@@ -12,6 +12,8 @@ pub mod device;
 #[deny(unsafe_code)]
 pub mod error;
 #[deny(unsafe_code)]
+pub mod execute_graph;
+#[deny(unsafe_code)]
 pub mod executor;
 pub mod hccl;
 #[deny(unsafe_code)]

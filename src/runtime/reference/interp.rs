@@ -289,11 +289,7 @@ impl<'p> Rank<'p> {
             };
             out_descs.push(self.read(v).desc.clone());
         }
-        let mut buffers: Vec<Vec<u8>> = out_descs
-            .iter()
-            .map(|d| vec![0u8; d.bytes() as usize])
-            .collect();
-        {
+        let mut buffers = {
             let inputs: Vec<TensorRef> = values
                 .iter()
                 .map(|v| {
@@ -305,35 +301,8 @@ impl<'p> Rank<'p> {
                     }
                 })
                 .collect();
-            let mut outputs: Vec<TensorMut> = out_descs
-                .iter()
-                .zip(buffers.iter_mut())
-                .map(|(d, b)| TensorMut {
-                    dtype: d.dtype,
-                    dims: &d.dims,
-                    data: b,
-                })
-                .collect();
-            match ascend_kernels::execute(&op.ge_type, attrs, &inputs, &mut outputs) {
-                Ok(()) => {}
-                Err(KernelError::NotFound(_)) if self.opaque_kernels => {
-                    ascend_kernels::opaque(&op.ge_type, &inputs, &mut outputs)
-                }
-                Err(KernelError::NotFound(_)) => {
-                    return Err(ReferenceError::NoKernel {
-                        node: op.node.clone(),
-                        op_type: op.ge_type.clone(),
-                    })
-                }
-                Err(KernelError::Invalid(message)) => {
-                    return Err(ReferenceError::Kernel {
-                        node: op.node.clone(),
-                        op_type: op.ge_type.clone(),
-                        message,
-                    })
-                }
-            }
-        }
+            compute_kernel(op, attrs, &inputs, &out_descs, self.opaque_kernels)?
+        };
         let extra = buffers.split_off(op.outputs.len());
         for (o, bytes) in buffers.into_iter().enumerate() {
             let desc = &op.output_descs[o];
@@ -392,7 +361,53 @@ fn tensor(desc: &TensorDesc, bytes: Vec<u8>) -> Val {
     }))
 }
 
-fn node_error(op: &Op, message: String) -> ReferenceError {
+/// Runs `op`'s kernel (`ascend_kernels::execute`, or `opaque` when there is none and
+/// `opaque_kernels` is on) on `inputs` into fresh zeroed buffers of `out_descs`. Shared with
+/// the execute-graph executor, so both run a kernel node the same way.
+pub(crate) fn compute_kernel(
+    op: &Op,
+    attrs: &ascend_kernels::Attrs,
+    inputs: &[TensorRef],
+    out_descs: &[TensorDesc],
+    opaque_kernels: bool,
+) -> Result<Vec<Vec<u8>>, ReferenceError> {
+    let mut buffers: Vec<Vec<u8>> = out_descs
+        .iter()
+        .map(|d| vec![0u8; d.bytes() as usize])
+        .collect();
+    let mut outputs: Vec<TensorMut> = out_descs
+        .iter()
+        .zip(buffers.iter_mut())
+        .map(|(d, b)| TensorMut {
+            dtype: d.dtype,
+            dims: &d.dims,
+            data: b,
+        })
+        .collect();
+    match ascend_kernels::execute(&op.ge_type, attrs, inputs, &mut outputs) {
+        Ok(()) => {}
+        Err(KernelError::NotFound(_)) if opaque_kernels => {
+            ascend_kernels::opaque(&op.ge_type, inputs, &mut outputs)
+        }
+        Err(KernelError::NotFound(_)) => {
+            return Err(ReferenceError::NoKernel {
+                node: op.node.clone(),
+                op_type: op.ge_type.clone(),
+            })
+        }
+        Err(KernelError::Invalid(message)) => {
+            return Err(ReferenceError::Kernel {
+                node: op.node.clone(),
+                op_type: op.ge_type.clone(),
+                message,
+            })
+        }
+    }
+    drop(outputs);
+    Ok(buffers)
+}
+
+pub(crate) fn node_error(op: &Op, message: String) -> ReferenceError {
     ReferenceError::Node {
         node: op.node.clone(),
         op_type: op.ge_type.clone(),
@@ -400,7 +415,12 @@ fn node_error(op: &Op, message: String) -> ReferenceError {
     }
 }
 
-fn check_size(op: &Op, what: &str, len: usize, desc: &TensorDesc) -> Result<(), ReferenceError> {
+pub(crate) fn check_size(
+    op: &Op,
+    what: &str,
+    len: usize,
+    desc: &TensorDesc,
+) -> Result<(), ReferenceError> {
     if len as u64 == desc.bytes() {
         return Ok(());
     }
@@ -509,7 +529,7 @@ pub fn predicate(t: &HostTensor) -> bool {
 
 /// A Case's branch: the index scalar, clamped as GE's LabelSwitchByIndex does (an index out
 /// of `0..n`, a negative one included, takes the last branch).
-fn case_index(op: &Op, t: &HostTensor, n: usize) -> Result<usize, ReferenceError> {
+pub(crate) fn case_index(op: &Op, t: &HostTensor, n: usize) -> Result<usize, ReferenceError> {
     let b = &t.bytes;
     let index: i128 = match t.desc.dtype {
         DType::I32 => i32::from_le_bytes(b[..4].try_into().unwrap()).into(),

@@ -27,8 +27,8 @@
 
 mod attrs;
 mod collective;
-mod interp;
-mod program;
+pub(crate) mod interp;
+pub(crate) mod program;
 #[cfg(test)]
 mod tests;
 
@@ -281,7 +281,7 @@ fn run_program(
 }
 
 /// Rank `rank`'s model inputs: the given ones (checked against the graph), the rest seeded.
-fn rank_inputs(
+pub(crate) fn rank_inputs(
     program: &Program,
     options: &ReferenceOptions,
     rank: u32,

@@ -1,0 +1,550 @@
+//! The frame interpreter: one graph's nodes in order, its guarders' releases at its end.
+
+use super::buffers::{BufId, Buffers, Owner};
+use super::{ExecError, ExecuteGraphRun, ExecuteGraphStats, Fault};
+use crate::dialect::table::{op_table, Trait};
+use crate::rtgraph::analysis::placement::needed_at;
+use crate::rtgraph::model::{Endpoint, Kind as RtKind, Module as RtModule, Node, Placement};
+use crate::runtime::reference::interp::{case_index, check_size, compute_kernel, predicate};
+use crate::runtime::reference::program::{Kind as OpKind, Op, Program};
+use crate::runtime::tensor::HostTensor;
+use ascend_kernels::TensorRef;
+use std::collections::HashMap;
+
+/// Frames nest no deeper than this (a branch frame that runs itself would never end).
+const MAX_FRAME_DEPTH: usize = 256;
+
+pub struct Executor<'p> {
+    program: &'p Program,
+    rt: &'p RtModule,
+    inputs: Vec<HostTensor>,
+    opaque_kernels: bool,
+    buffers: Buffers,
+    stats: ExecuteGraphStats,
+    /// Per program function, its ops by node name.
+    ops: HashMap<&'p str, HashMap<&'p str, &'p Op>>,
+    outputs: Vec<HostTensor>,
+    depth: usize,
+}
+
+/// Where an error is.
+struct At<'a> {
+    graph: &'a str,
+    node: &'a Node,
+}
+
+impl At<'_> {
+    fn fault(&self, fault: Fault) -> ExecError {
+        ExecError {
+            graph: self.graph.to_owned(),
+            node: label(self.node),
+            fault: Box::new(fault),
+        }
+    }
+
+    fn malformed(&self, message: String) -> ExecError {
+        self.fault(Fault::Malformed(message))
+    }
+}
+
+/// `` `name` `` for a named node, else what it is and its number (guarders, outputs).
+fn label(node: &Node) -> String {
+    match &node.kind {
+        _ if !node.name.is_empty() => format!("`{}`", node.name),
+        RtKind::Guarder { guarder_type, .. } => {
+            format!("the {guarder_type} guarder #{}", node.id.0)
+        }
+        kind => format!("{} #{}", kind.op_name(), node.id.0),
+    }
+}
+
+fn output(node: &Node, k: u32) -> Endpoint {
+    Endpoint {
+        node: node.id,
+        output: k,
+    }
+}
+
+/// The lowering's rule (`rtgraph::lower`): a Phony or Reshape op's outputs are its inputs'
+/// memory, so they get no buffer (and no guarder) of their own.
+fn is_view(ge_type: &str) -> bool {
+    op_table()
+        .by_ge_type(ge_type)
+        .is_some_and(|d| d.has_trait(Trait::Phony) || d.has_trait(Trait::Reshape))
+}
+
+impl<'p> Executor<'p> {
+    pub fn new(
+        program: &'p Program,
+        rt: &'p RtModule,
+        inputs: Vec<HostTensor>,
+        opaque_kernels: bool,
+    ) -> Self {
+        let ops = program
+            .funcs
+            .iter()
+            .map(|f| {
+                let by_name = f.ops.iter().map(|op| (op.node.as_str(), op)).collect();
+                (f.name.as_str(), by_name)
+            })
+            .collect();
+        Executor {
+            program,
+            rt,
+            inputs,
+            opaque_kernels,
+            buffers: Buffers::default(),
+            stats: ExecuteGraphStats::default(),
+            ops,
+            outputs: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    /// Runs the root graph `root` (or the execute graph's only root), then checks that
+    /// every buffer was released.
+    pub fn run(mut self, root: &str) -> Result<ExecuteGraphRun, ExecError> {
+        let rt = self.rt;
+        let index = rt
+            .graph_index(root)
+            .or_else(|| rt.graphs.iter().position(|g| g.root))
+            .ok_or_else(|| ExecError {
+                graph: root.to_owned(),
+                node: "the module".to_owned(),
+                fault: Box::new(Fault::Malformed(format!(
+                    "the execute graph has no root graph `{root}`"
+                ))),
+            })?;
+        self.run_graph(index, &[])?;
+        let leaks = self.buffers.leaks();
+        if !leaks.is_empty() {
+            return Err(ExecError {
+                graph: rt.graphs[index].name.clone(),
+                node: "the end of the run".to_owned(),
+                fault: Box::new(Fault::Leak(leaks)),
+            });
+        }
+        let b = &self.buffers;
+        self.stats.allocations = b.allocations;
+        self.stats.releases = b.releases;
+        self.stats.plus_refs = b.plus_refs;
+        self.stats.peak_bytes = b.peak_bytes;
+        Ok(ExecuteGraphRun {
+            outputs: self.outputs,
+            stats: self.stats,
+        })
+    }
+
+    /// Runs graph `index` with `args` as its `inner_data` (index k = args[k]); returns its
+    /// (inner) netoutput's inputs. Its guarders release when it ends.
+    fn run_graph(&mut self, index: usize, args: &[BufId]) -> Result<Vec<BufId>, ExecError> {
+        let rt = self.rt;
+        let graph = &rt.graphs[index];
+        let mut env: HashMap<Endpoint, BufId> = HashMap::new();
+        let mut releases: Vec<(BufId, &Node)> = Vec::new();
+        let mut result = None;
+        for node in &graph.nodes {
+            let at = At {
+                graph: &graph.name,
+                node,
+            };
+            let ins = node
+                .inputs
+                .iter()
+                .map(|e| {
+                    env.get(e).copied().ok_or_else(|| {
+                        at.malformed(format!(
+                            "reads output {} of node #{}, which has not run before it",
+                            e.output, e.node.0
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if !matches!(node.kind, RtKind::Guarder { .. }) {
+                self.check_reads(&at, &ins)?;
+            }
+            match &node.kind {
+                RtKind::Data { .. } => {
+                    let tensor = self.model_input(&at)?;
+                    let b = self.add(&at, tensor, Owner::Model);
+                    env.insert(output(node, 0), b);
+                }
+                RtKind::Const => {
+                    let op = self.op(&at)?;
+                    let OpKind::Const(bytes) = &op.kind else {
+                        return Err(at.fault(Fault::Unsupported(format!(
+                            "{} `{}` is a Variable: its ref writes are not run on the \
+                             execute graph",
+                            op.ge_type, op.node
+                        ))));
+                    };
+                    let tensor = HostTensor {
+                        desc: op.output_descs[0].clone(),
+                        bytes: bytes.clone(),
+                    };
+                    let b = self.add(&at, tensor, Owner::Model);
+                    env.insert(output(node, 0), b);
+                }
+                RtKind::InnerData { index, .. } => {
+                    let b = usize::try_from(*index)
+                        .ok()
+                        .and_then(|i| args.get(i))
+                        .ok_or_else(|| {
+                            at.malformed(format!(
+                                "stands for input {index} of a frame given {}",
+                                args.len()
+                            ))
+                        })?;
+                    env.insert(output(node, 0), *b);
+                }
+                RtKind::Kernel { op_type } => {
+                    for (k, b) in self.run_kernel(&at, op_type, &ins)?.into_iter().enumerate() {
+                        env.insert(output(node, k as u32), b);
+                    }
+                }
+                RtKind::Guarder { release_index, .. } => {
+                    let b = usize::try_from(*release_index)
+                        .ok()
+                        .and_then(|i| ins.get(i))
+                        .ok_or_else(|| {
+                            at.malformed(format!("releases input {release_index} of {}", ins.len()))
+                        })?;
+                    releases.push((*b, node));
+                }
+                RtKind::Cond { branches, .. } => {
+                    let outs = self.run_cond(&at, branches, &ins)?;
+                    for (k, b) in outs.into_iter().enumerate() {
+                        env.insert(output(node, k as u32), b);
+                    }
+                }
+                RtKind::InnerNetOutput | RtKind::NetOutput => {
+                    if graph.root {
+                        self.outputs = ins
+                            .iter()
+                            .map(|&b| self.buffers.get(b).tensor.clone())
+                            .collect();
+                    }
+                    result = Some(ins);
+                }
+                RtKind::PointFromInputs => {
+                    for (k, b) in ins.into_iter().enumerate() {
+                        env.insert(output(node, k as u32), b);
+                    }
+                }
+                RtKind::IdentityAddr => {
+                    for (k, b) in ins.into_iter().enumerate() {
+                        self.buffers.add_ref(b);
+                        env.insert(output(node, k as u32), b);
+                    }
+                }
+            }
+        }
+        for (b, guarder) in releases {
+            let by = format!("{} (@{})", label(guarder), graph.name);
+            self.buffers.release(b, &by).map_err(|l| {
+                At {
+                    graph: &graph.name,
+                    node: guarder,
+                }
+                .fault(Fault::Lifetime(l))
+            })?;
+        }
+        result.ok_or_else(|| ExecError {
+            graph: graph.name.clone(),
+            node: "the end of the frame".to_owned(),
+            fault: Box::new(Fault::Malformed("the graph has no netoutput".to_owned())),
+        })
+    }
+
+    /// Every input still held, and where the node needs it.
+    fn check_reads(&self, at: &At, ins: &[BufId]) -> Result<(), ExecError> {
+        for (k, &b) in ins.iter().enumerate() {
+            self.buffers
+                .check_live(b)
+                .map_err(|l| at.fault(Fault::Lifetime(l)))?;
+            let found = self.buffers.get(b).placement;
+            if let Some(needed) = needed_at(at.node, k) {
+                if found != needed {
+                    return Err(at.fault(Fault::Placement {
+                        input: k,
+                        needed,
+                        found,
+                        made_by: self.buffers.get(b).made_by.clone(),
+                    }));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn add(&mut self, at: &At, tensor: HostTensor, owner: Owner) -> BufId {
+        let placement = at.node.placement.unwrap_or(Placement::Hbm);
+        let made_by = format!("{} (@{})", label(at.node), at.graph);
+        self.buffers.add(tensor, placement, owner, made_by)
+    }
+
+    /// The op the node was lowered from, by node name in the function of its graph.
+    fn op(&self, at: &At) -> Result<&'p Op, ExecError> {
+        self.ops
+            .get(at.graph)
+            .and_then(|ops| ops.get(at.node.name.as_str()).copied())
+            .ok_or_else(|| {
+                at.malformed(format!(
+                    "no op `{}` in @{} of the ascend module",
+                    at.node.name, at.graph
+                ))
+            })
+    }
+
+    fn model_input(&self, at: &At) -> Result<HostTensor, ExecError> {
+        self.program
+            .inputs
+            .iter()
+            .zip(&self.inputs)
+            .find(|(decl, _)| decl.node == at.node.name)
+            .map(|(_, t)| t.clone())
+            .ok_or_else(|| at.malformed(format!("no model input `{}`", at.node.name)))
+    }
+
+    /// A kernel node: a placement copy, a SyncStream, or the op of the ascend module.
+    fn run_kernel(
+        &mut self,
+        at: &At,
+        op_type: &str,
+        ins: &[BufId],
+    ) -> Result<Vec<BufId>, ExecError> {
+        self.stats.kernels += 1;
+        match op_type {
+            "SyncStream" => {
+                self.stats.syncs += 1;
+                for &b in ins {
+                    self.buffers.mark_synced(b);
+                }
+                return Ok(Vec::new());
+            }
+            "CopyH2D" | "CopyD2H" | "MakeSureTensorAtDevice" => {
+                return self.run_copy(at, op_type, ins).map(|b| vec![b]);
+            }
+            _ => {}
+        }
+        let Some(op) = self
+            .ops
+            .get(at.graph)
+            .and_then(|o| o.get(at.node.name.as_str()))
+        else {
+            if at.node.outputs == 0 {
+                // Send, Recv, labels, StreamActive: ordering only, dropped by the reference.
+                self.stats.kernels -= 1;
+                self.stats.no_value += 1;
+                return Ok(Vec::new());
+            }
+            return Err(at.malformed(format!(
+                "no op `{}` in @{} of the ascend module",
+                at.node.name, at.graph
+            )));
+        };
+        if op.inputs.len() != ins.len() || op.outputs.len() != at.node.outputs as usize {
+            return Err(at.malformed(format!(
+                "has {} inputs and {} outputs, `{}` in the ascend module {} and {}",
+                ins.len(),
+                at.node.outputs,
+                op.node,
+                op.inputs.len(),
+                op.outputs.len()
+            )));
+        }
+        let owner = if is_view(&op.ge_type) {
+            Owner::View(ins.to_vec())
+        } else {
+            Owner::Counted
+        };
+        let tensors = self.compute(at, op, ins)?;
+        Ok(tensors
+            .into_iter()
+            .map(|t| self.add(at, t, owner.clone()))
+            .collect())
+    }
+
+    /// The op's output tensors, as the reference computes them.
+    fn compute(&self, at: &At, op: &Op, ins: &[BufId]) -> Result<Vec<HostTensor>, ExecError> {
+        let input = |k: usize| &self.buffers.get(ins[k]).tensor;
+        let reference = |e| at.fault(Fault::Reference(e));
+        let with = |desc: &crate::lowering::model::TensorDesc, bytes: Vec<u8>| HostTensor {
+            desc: desc.clone(),
+            bytes,
+        };
+        match &op.kind {
+            OpKind::Alias | OpKind::Copy => op
+                .output_descs
+                .iter()
+                .enumerate()
+                .map(|(i, desc)| {
+                    let t = input(i);
+                    check_size(op, &format!("input {i}"), t.bytes.len(), desc)
+                        .map_err(reference)?;
+                    Ok(with(desc, t.bytes.clone()))
+                })
+                .collect(),
+            OpKind::Concat => {
+                let bytes: Vec<u8> = (0..ins.len())
+                    .flat_map(|k| input(k).bytes.iter().copied())
+                    .collect();
+                let desc = &op.output_descs[0];
+                check_size(op, "the joined inputs", bytes.len(), desc).map_err(reference)?;
+                Ok(vec![with(desc, bytes)])
+            }
+            OpKind::Split => {
+                let whole = &input(0).bytes;
+                let mut at_byte = 0usize;
+                op.output_descs
+                    .iter()
+                    .map(|desc| {
+                        let n = desc.bytes() as usize;
+                        let part = whole.get(at_byte..at_byte + n).ok_or_else(|| {
+                            at.malformed(format!(
+                                "the outputs need more than the input's {} bytes",
+                                whole.len()
+                            ))
+                        })?;
+                        at_byte += n;
+                        Ok(with(desc, part.to_vec()))
+                    })
+                    .collect()
+            }
+            OpKind::Kernel { attrs, written, .. } => {
+                if !written.is_empty() {
+                    return Err(at.fault(Fault::Unsupported(format!(
+                        "{} writes a Variable: ref writes are not run on the execute graph",
+                        op.ge_type
+                    ))));
+                }
+                let refs: Vec<TensorRef> = (0..ins.len())
+                    .map(|k| {
+                        let t = input(k);
+                        TensorRef {
+                            dtype: t.desc.dtype,
+                            dims: &t.desc.dims,
+                            data: &t.bytes,
+                        }
+                    })
+                    .collect();
+                let buffers =
+                    compute_kernel(op, attrs, &refs, &op.output_descs, self.opaque_kernels)
+                        .map_err(reference)?;
+                Ok(op
+                    .output_descs
+                    .iter()
+                    .zip(buffers)
+                    .map(|(d, b)| with(d, b))
+                    .collect())
+            }
+            OpKind::Const(_) | OpKind::Variable(_) => Err(at.malformed(format!(
+                "is a kernel, but `{}` is a {} in the ascend module",
+                op.node, op.ge_type
+            ))),
+            OpKind::Collective { .. }
+            | OpKind::While { .. }
+            | OpKind::Call { .. }
+            | OpKind::If { .. }
+            | OpKind::Case { .. } => Err(at.fault(Fault::Unsupported(format!(
+                "{} runs subgraphs or other ranks, which the execute graph keeps as one \
+                 kernel without frames; not run here",
+                op.ge_type
+            )))),
+        }
+    }
+
+    /// CopyH2D (host → device), CopyD2H (device → host, after a SyncStream),
+    /// MakeSureTensorAtDevice (hbm ↔ p2p): a counted copy at the node's placement.
+    fn run_copy(&mut self, at: &At, op_type: &str, ins: &[BufId]) -> Result<BufId, ExecError> {
+        let [src] = ins else {
+            return Err(at.malformed(format!("{op_type} with {} inputs", ins.len())));
+        };
+        let source = self.buffers.get(*src);
+        let from_host = source.placement == Placement::Host;
+        let fits = match op_type {
+            "CopyH2D" => from_host,
+            _ => !from_host,
+        };
+        if !fits {
+            return Err(at.malformed(format!(
+                "{op_type} reads the output of {}, which is on {}",
+                source.made_by, source.placement
+            )));
+        }
+        if op_type == "CopyD2H" && !source.synced {
+            return Err(at.fault(Fault::Unsynced {
+                made_by: source.made_by.clone(),
+            }));
+        }
+        let tensor = source.tensor.clone();
+        self.stats.copies += 1;
+        Ok(self.add(at, tensor, Owner::Counted))
+    }
+
+    /// If / Case: the predicate (read on the host) picks the branch frame, which runs on
+    /// the cond's inputs 1..; its netoutput's inputs are the cond's outputs.
+    fn run_cond(
+        &mut self,
+        at: &At,
+        branches: &[String],
+        ins: &[BufId],
+    ) -> Result<Vec<BufId>, ExecError> {
+        let op = self.op(at)?;
+        let Some(&pred) = ins.first() else {
+            return Err(at.malformed("a cond without a predicate".to_owned()));
+        };
+        let pred = &self.buffers.get(pred).tensor;
+        let func = match &op.kind {
+            OpKind::If {
+                then_branch,
+                else_branch,
+            } => {
+                if predicate(pred) {
+                    *then_branch
+                } else {
+                    *else_branch
+                }
+            }
+            OpKind::Case { branches } => {
+                let k = case_index(op, pred, branches.len())
+                    .map_err(|e| at.fault(Fault::Reference(e)))?;
+                branches[k]
+            }
+            _ => {
+                return Err(at.malformed(format!(
+                    "is a cond, but `{}` is a {} in the ascend module",
+                    op.node, op.ge_type
+                )))
+            }
+        };
+        let name = &self.program.funcs[func].name;
+        let graph = self
+            .rt
+            .graph_index(name)
+            .filter(|_| branches.contains(name))
+            .ok_or_else(|| {
+                at.malformed(format!(
+                    "takes branch @{name}, which is not one of its frames"
+                ))
+            })?;
+        if self.depth >= MAX_FRAME_DEPTH {
+            return Err(at.malformed(format!(
+                "frames nest deeper than {MAX_FRAME_DEPTH} (a branch that runs itself?)"
+            )));
+        }
+        self.stats.conds += 1;
+        self.depth += 1;
+        let outs = self.run_graph(graph, &ins[1..]);
+        self.depth -= 1;
+        let outs = outs?;
+        if outs.len() < at.node.outputs as usize {
+            return Err(at.malformed(format!(
+                "has {} outputs, branch @{name} returns {}",
+                at.node.outputs,
+                outs.len()
+            )));
+        }
+        Ok(outs)
+    }
+}
