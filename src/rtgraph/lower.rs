@@ -15,6 +15,7 @@
 //!
 //! `While` and `PartitionedCall` stay kernels (their frames are not modelled here).
 
+use super::analysis::placement::placement_of;
 use super::model::{Endpoint, Graph, Kind, Module, NodeId, Placement};
 use crate::{
     dialect::table::{op_table, OpDef, Trait},
@@ -82,10 +83,11 @@ pub fn lower_module<'c>(
     };
     let mut lowered = Module::default();
     let mut errors = Vec::new();
-    // (function, guarded inputs of the cond that uses it as a branch)
-    let mut queue: Vec<(String, bool, HashSet<i64>)> = vec![(root_name, true, HashSet::new())];
+    // (function, what the cond that uses it as a branch knows of its inputs)
+    let mut queue: Vec<(String, bool, ParentInputs)> =
+        vec![(root_name, true, ParentInputs::default())];
     let mut seen = HashSet::new();
-    while let Some((name, root, guarded)) = queue.pop() {
+    while let Some((name, root, parent)) = queue.pop() {
         if !seen.insert(name.clone()) {
             continue;
         }
@@ -96,7 +98,7 @@ pub fn lower_module<'c>(
             ));
             continue;
         };
-        match lower_graph(func, &name, root, &guarded) {
+        match lower_graph(func, &name, root, &parent) {
             Ok((graph, branches)) => {
                 lowered.graphs.push(graph);
                 queue.extend(branches.into_iter().map(|(b, g)| (b, false, g)));
@@ -155,13 +157,22 @@ fn branches_of(op: OperationRef, def: &OpDef) -> Vec<String> {
     out
 }
 
-type Lowered = (Graph, Vec<(String, HashSet<i64>)>);
+/// What a branch frame's `inner_data` k learns from input k + 1 of the cond that runs it:
+/// whether the parent guards it, and where it is (as gert's lowering hands a branch the
+/// parent's lowering results, so a kernel in the branch gets its placement copy).
+#[derive(Debug, Clone, Default)]
+struct ParentInputs {
+    guarded: HashSet<i64>,
+    placement: HashMap<i64, Placement>,
+}
+
+type Lowered = (Graph, Vec<(String, ParentInputs)>);
 
 fn lower_graph<'c>(
     func: OperationRef<'c, '_>,
     name: &str,
     root: bool,
-    guarded_inputs: &HashSet<i64>,
+    parent: &ParentInputs,
 ) -> Result<Lowered, Vec<LocatedError<'c>>> {
     let mut graph = Graph::new(name, root);
     let mut errors = Vec::new();
@@ -256,10 +267,11 @@ fn lower_graph<'c>(
                     Some(explicit.unwrap_or(Placement::Hbm));
                 id
             } else {
-                let guarder_outside = guarded_inputs
+                let guarder_outside = parent
+                    .guarded
                     .contains(&index)
                     .then(|| "FreeMemory".to_string());
-                graph.push(
+                let id = graph.push(
                     Kind::InnerData {
                         index,
                         guarder_outside,
@@ -267,7 +279,10 @@ fn lower_graph<'c>(
                     node_name,
                     inputs,
                     outputs,
-                )
+                );
+                graph.node_mut(id).expect("pushed").placement =
+                    parent.placement.get(&index).copied();
+                id
             }
         } else if has(def, Trait::ConstLike) || has(def, Trait::VarLike) {
             let id = graph.push(Kind::Const, node_name, inputs, outputs);
@@ -277,13 +292,21 @@ fn lower_graph<'c>(
         } else if has(def, Trait::Conditional) {
             let list = def.map(|d| branches_of(op, d)).unwrap_or_default();
             // branch input k is cond input k + 1
-            let outer: HashSet<i64> = inputs
-                .iter()
-                .enumerate()
-                .skip(1)
-                .filter(|(_, e)| guarded.contains(*e))
-                .map(|(k, _)| k as i64 - 1)
-                .collect();
+            let outer = ParentInputs {
+                guarded: inputs
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .filter(|(_, e)| guarded.contains(*e))
+                    .map(|(k, _)| k as i64 - 1)
+                    .collect(),
+                placement: inputs
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .filter_map(|(k, &e)| Some((k as i64 - 1, placement_of(&graph, e)?)))
+                    .collect(),
+            };
             for b in &list {
                 branches.push((b.clone(), outer.clone()));
             }

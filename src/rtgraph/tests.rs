@@ -238,6 +238,42 @@ fn the_guarder_rewrite_moves_guarders_adds_plus_refs_and_is_idempotent() {
 }
 
 #[test]
+fn a_guarder_is_found_through_the_point_from_inputs_the_chain_conflict_pass_put_first() {
+    // `guarded_then` has a conflict at output 0 (a kernel in `then`, inner_data 0 in
+    // `else`), so the chain-conflict pass puts a PointFromInputs before each inner
+    // NetOutput. Relu's guarder must still move to the parent: left in `then`, it would
+    // free the tensor the parent receives as the frame ends.
+    let (mut module, c) = guarded_then();
+    assert_eq!(solve_chain_conflicts(&mut module).unwrap(), 2);
+    let policy = calc_subgraph_guarders_policy(&module, 0, c).unwrap();
+    assert_eq!(
+        policy.parent_guarders,
+        BTreeSet::from([(0, "FreeMemory".to_string())])
+    );
+    assert_eq!(policy.branches[0].removed_guarders.len(), 1);
+    assert!(policy.branches[0].plus_refs.is_empty());
+    assert_eq!(policy.branches[1].plus_refs.len(), 1, "else aligns");
+    assert_eq!(move_subgraph_guarders(&mut module).unwrap(), (1, 1));
+    let then = &module.graphs[1];
+    assert!(then.first(|k| matches!(k, Kind::Guarder { .. })).is_none());
+}
+
+#[test]
+fn one_guarded_value_behind_two_point_from_inputs_is_one_reference_and_a_plus_ref() {
+    let then = branch("then", |g| {
+        let d0 = inner_data(g, 0, false);
+        let r = kernel(g, "Relu", vec![e(d0, 0)]);
+        guard(g, e(r, 0));
+        let p = g.push(Kind::PointFromInputs, "p", vec![e(r, 0), e(r, 0)], 2);
+        vec![e(p, 0), e(p, 1)]
+    });
+    let (module, c) = with_cond(vec![then], 2);
+    let policy = calc_subgraph_guarders_policy(&module, 0, c).unwrap();
+    assert_eq!(policy.branches[0].removed_guarders.len(), 1);
+    assert_eq!(policy.branches[0].plus_refs.len(), 1, "the second output");
+}
+
+#[test]
 fn a_tensor_guarded_outside_passing_through_gets_a_plus_ref() {
     let then = branch("then", |g| vec![e(inner_data(g, 0, true), 0)]);
     let other = branch("else", |g| vec![e(inner_data(g, 0, true), 0)]);

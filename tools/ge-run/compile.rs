@@ -162,28 +162,63 @@ impl Session {
         source: &Source,
         pipeline_options: Option<&str>,
     ) -> Result<TaskModel, String> {
+        let module = self.run_pipeline(source, pipeline_options, &["lower-to-tasks"])?;
+        read_task_model(&module).map_err(|errors| self.located(source, errors))
+    }
+
+    /// The input compiled (`--ge-compile`, unless it is compiled already) and not lowered:
+    /// what `--lower-to-rt` starts from.
+    pub fn compiled<'c>(
+        &'c self,
+        source: &Source,
+        pipeline_options: Option<&str>,
+    ) -> Result<Module<'c>, String> {
+        if source.kind == InputKind::Lowered {
+            return Err(format!(
+                "`{}` is a lowered task model; the execute graph is built from the graph (a                  .ge file or an ascend module)",
+                source.path
+            ));
+        }
+        self.run_pipeline(source, pipeline_options, &[])
+    }
+
+    /// Parses the input and runs `--ge-compile` (not on a compiled or lowered input), then
+    /// the passes `then`.
+    fn run_pipeline<'c>(
+        &'c self,
+        source: &Source,
+        pipeline_options: Option<&str>,
+        then: &[&str],
+    ) -> Result<Module<'c>, String> {
         let mut module = self.parse(source)?;
-        if source.kind != InputKind::Lowered {
-            let compile = match pipeline_options {
+        if source.kind == InputKind::Lowered {
+            return Ok(module);
+        }
+        let mut flags: Vec<String> = Vec::new();
+        if source.kind != InputKind::Compiled {
+            flags.push(match pipeline_options {
                 Some(options) if !options.is_empty() => format!("ge-compile={options}"),
                 _ => "ge-compile".to_owned(),
-            };
-            let flags: Vec<String> = if source.kind == InputKind::Compiled {
-                vec!["lower-to-tasks".to_owned()]
-            } else {
-                vec![compile, "lower-to-tasks".to_owned()]
-            };
-            let pipeline = Pipeline::from_flags(&flags)
-                .map_err(|error| format!("--pipeline-options: {error}"))?;
-            let manager = module_pass_manager(&self.context);
-            let statistics = PassStatistics::default();
-            pipeline.add_to(&manager, &statistics)?;
-            let result = manager.run(&mut module);
-            if self.report(source, Vec::new()) || result.is_err() {
-                return Err(format!("cannot compile and lower `{}`", source.path));
-            }
+            });
         }
-        read_task_model(&module).map_err(|errors| self.located(source, errors))
+        flags.extend(then.iter().map(|f| f.to_string()));
+        if flags.is_empty() {
+            return Ok(module);
+        }
+        let pipeline =
+            Pipeline::from_flags(&flags).map_err(|error| format!("--pipeline-options: {error}"))?;
+        let manager = module_pass_manager(&self.context);
+        let statistics = PassStatistics::default();
+        pipeline.add_to(&manager, &statistics)?;
+        let result = manager.run(&mut module);
+        if self.report(source, Vec::new()) || result.is_err() {
+            return Err(format!(
+                "cannot compile{} `{}`",
+                if then.is_empty() { "" } else { " and lower" },
+                source.path
+            ));
+        }
+        Ok(module)
     }
 
     fn located(&self, source: &Source, errors: Vec<LocatedError<'_>>) -> String {

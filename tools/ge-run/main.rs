@@ -8,6 +8,7 @@
 //! summary and writes `--output-dir` / `--trace`.
 
 mod compile;
+mod execute_graph;
 mod multi;
 mod npy;
 mod races;
@@ -169,6 +170,19 @@ struct Cli {
     /// `separate` every output its own (refused when the model has such pairs)
     #[arg(long, value_name = "shared|separate", value_parser = ["shared", "separate"])]
     zero_copy: Option<String>,
+
+    /// Run GE's runtime v2 execute graph instead of the task lists: the compiled graph
+    /// through --lower-to-rt, --rt-chain-conflict, --rt-subgraph-guarders and
+    /// --rt-placement-copies, executed on the host with gert's reference counts, guarders
+    /// and placements (a use after release, a leak or a tensor at the wrong placement is an
+    /// error at the node); --check compares the outputs with the reference
+    #[arg(long)]
+    execute_graph: bool,
+
+    /// Tests only, with --execute-graph: leave out one of the execute graph's passes, to
+    /// see what the run catches without it
+    #[arg(long = "rt-skip", value_name = "PASS")]
+    rt_skip: Vec<execute_graph::RtSkip>,
 }
 
 fn main() -> ExitCode {
@@ -216,6 +230,12 @@ fn run(cli: &Cli) -> Result<(), String> {
              every kernel on the device)"
                 .to_owned(),
         );
+    }
+    if cli.execute_graph {
+        return execute_graph::run(cli, &source);
+    }
+    if !cli.rt_skip.is_empty() {
+        return Err("--rt-skip leaves out a pass of --execute-graph; give both".to_owned());
     }
     if !cli.models.is_empty() || cli.loads > 1 {
         return run_several(cli);

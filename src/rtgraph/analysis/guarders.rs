@@ -1,7 +1,8 @@
 //! GE's `CalcSubgraphGuardersPolicy` (`runtime/v2/graph_builder/bg_condition.cc`): the
 //! lifetime of tensors that leave an If/Case branch.
 //!
-//! For each branch and each inner NetOutput input k, `FindGuarder` on its source:
+//! For each branch and each inner NetOutput input k, `FindGuarder` on its source (through
+//! a `PointFromInputs`, which only passes its input's pointer on):
 //! * an `inner_data` marked `guarder_outside`: the parent guards that input; the tensor
 //!   passes straight through the branch, so the parent output k becomes a new tensor to
 //!   guard: a guarder on the parent output and a plus-ref (`IdentityAddr`) in the branch;
@@ -77,6 +78,21 @@ pub fn find_guarder(
     Ok(None)
 }
 
+/// The value behind `src`: a `PointFromInputs` (the chain-conflict pass's, which runs
+/// first) passes its input's pointer through, so its output lives and dies with that
+/// input, whose guarder is the one to move.
+pub fn through_point_from_inputs(graph: &Graph, src: Endpoint) -> Endpoint {
+    match graph.node(src.node) {
+        Some(node) if node.kind == Kind::PointFromInputs => {
+            match node.inputs.get(src.output as usize) {
+                Some(&input) => through_point_from_inputs(graph, input),
+                None => src,
+            }
+        }
+        _ => src,
+    }
+}
+
 /// GE's `IsFreeNode`: the guarder types that free memory.
 pub fn is_free_node(guarder_type: &str) -> bool {
     matches!(
@@ -109,13 +125,14 @@ pub fn calc_subgraph_guarders_policy(
                 src,
                 netoutput_input: k as u32,
             };
-            match find_guarder(frame, src).map_err(|e| format!("branch `{}`: {e}", frame.name))? {
+            let value = through_point_from_inputs(frame, src);
+            match find_guarder(frame, value).map_err(|e| format!("branch `{}`: {e}", frame.name))? {
                 Some((in_graph, guarder_type)) => {
                     parent_guarders.insert((k as u32, guarder_type));
                     policy.guarded.insert(k as u32);
                     match in_graph {
                         Some(guarder) => {
-                            if !seen.insert(src) {
+                            if !seen.insert(value) {
                                 policy.plus_refs.push(edge);
                             }
                             if !policy.removed_guarders.contains(&guarder) {

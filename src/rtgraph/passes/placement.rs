@@ -9,7 +9,7 @@ use crate::{
     pipeline::{OptionSpec, PassOptions, Statistic},
     rtgraph::{
         analysis::placement::plan_copies,
-        model::{Endpoint, Graph, Kind, Module, NodeId},
+        model::{Endpoint, Graph, Kind, Module, Node, NodeId},
     },
 };
 use melior::{ir::operation::OperationRefMut, pass::Pass};
@@ -29,6 +29,16 @@ pub fn create(options: &PassOptions) -> Result<Pass, String> {
     Ok(options.build_pass(pass, &ID))
 }
 
+/// The producer's part of a copy's name: its node name, or for an unnamed branch input
+/// (`inner_data` is printed without one) `inner_data<index>`.
+fn producer_name(node: &Node) -> String {
+    match &node.kind {
+        _ if !node.name.is_empty() => node.name.clone(),
+        Kind::InnerData { index, .. } => format!("inner_data{index}"),
+        _ => format!("node{}", node.id.0),
+    }
+}
+
 /// Inserts every graph's copies; returns how many.
 pub fn insert_placement_copies(module: &mut Module) -> u64 {
     module.graphs.iter_mut().map(insert_in_graph).sum()
@@ -38,11 +48,7 @@ fn insert_in_graph(graph: &mut Graph) -> u64 {
     let plan = plan_copies(graph);
     let mut syncs: HashMap<NodeId, NodeId> = HashMap::new();
     for copy in &plan {
-        let producer = graph
-            .node(copy.src.node)
-            .expect("planned from the graph")
-            .name
-            .clone();
+        let producer = producer_name(graph.node(copy.src.node).expect("planned from the graph"));
         let mut after = copy.src.node;
         if copy.kind.needs_sync_stream() {
             after = *syncs.entry(copy.src.node).or_insert_with(|| {

@@ -534,6 +534,7 @@ impl<'p> Executor<'p> {
             )));
         }
         self.stats.conds += 1;
+        self.stats.branches_taken.push(name.clone());
         self.depth += 1;
         let outs = self.run_graph(graph, &ins[1..]);
         self.depth -= 1;

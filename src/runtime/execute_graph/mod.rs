@@ -76,6 +76,8 @@ pub struct ExecuteGraphStats {
     pub plus_refs: u64,
     /// The most kernel-output bytes held at once.
     pub peak_bytes: u64,
+    /// The branch frames the conds took, in the order they ran.
+    pub branches_taken: Vec<String>,
 }
 
 impl std::fmt::Display for ExecuteGraphStats {
@@ -93,7 +95,11 @@ impl std::fmt::Display for ExecuteGraphStats {
             self.releases,
             self.plus_refs,
             self.peak_bytes
-        )
+        )?;
+        if !self.branches_taken.is_empty() {
+            write!(f, "; branches taken: @{}", self.branches_taken.join(", @"))?;
+        }
+        Ok(())
     }
 }
 

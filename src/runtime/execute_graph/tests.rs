@@ -73,10 +73,19 @@ fn i32t(value: i32) -> HostTensor {
     }
 }
 
-/// `x` sums to a positive (then) or a negative (else) predicate; `k` picks b0 or b1.
-fn inputs(positive: bool, k: i32) -> Vec<HostTensor> {
-    let sign = if positive { 1.0 } else { -1.0 };
-    let x: Vec<f32> = (0..8).map(|i| sign * (i as f32 + 0.5)).collect();
+/// `x` sums to a non-zero (then) or an exactly zero (else) predicate; `k` picks b0 or b1
+/// (or, out of range, the last).
+fn inputs(then: bool, k: i32) -> Vec<HostTensor> {
+    let x: Vec<f32> = (0..8)
+        .map(|i| {
+            let v = (i / 2) as f32 + 0.5;
+            if then || i % 2 == 1 {
+                v
+            } else {
+                -v
+            }
+        })
+        .collect();
     vec![f32t(&x), i32t(k)]
 }
 
@@ -88,15 +97,28 @@ fn run_with(
     edit: impl FnOnce(&mut RtModule),
     inputs: Vec<HostTensor>,
 ) -> (Result<ExecuteGraphRun, ExecError>, Vec<HostTensor>) {
+    run_on(ge, true, passes, edit, inputs)
+}
+
+/// [`run_with`], on the graph as written when `compile` is false.
+fn run_on(
+    ge: &str,
+    compile: bool,
+    passes: RtPasses,
+    edit: impl FnOnce(&mut RtModule),
+    inputs: Vec<HostTensor>,
+) -> (Result<ExecuteGraphRun, ExecError>, Vec<HostTensor>) {
     let context = crate::dialect::new_context();
     let mut module = crate::syntax::import::import_ge(&context, ge, "test.ge")
         .unwrap_or_else(|e| panic!("test graph does not import:\n{e}"));
-    let manager = crate::ir::pass_manager::module_pass_manager(&context);
-    Pipeline::from_flags(&["ge-compile".to_owned()])
-        .unwrap()
-        .add_to(&manager, &PassStatistics::default())
-        .unwrap();
-    manager.run(&mut module).expect("--ge-compile succeeds");
+    if compile {
+        let manager = crate::ir::pass_manager::module_pass_manager(&context);
+        Pipeline::from_flags(&["ge-compile".to_owned()])
+            .unwrap()
+            .add_to(&manager, &PassStatistics::default())
+            .unwrap();
+        manager.run(&mut module).expect("--ge-compile succeeds");
+    }
     let reference = run_reference(
         &module,
         &ReferenceOptions {
@@ -130,6 +152,11 @@ fn every_branch_gives_the_reference_outputs_bit_for_bit_and_releases_everything(
         assert_eq!(run.outputs, expected, "then={positive} k={k}");
         let s = &run.stats;
         assert_eq!(s.conds, 2);
+        let branches = [
+            if positive { "then" } else { "else" },
+            if k == 0 { "b0" } else { "b1" },
+        ];
+        assert_eq!(s.branches_taken, branches, "then={positive} k={k}");
         assert_eq!(s.allocations, s.releases, "{s}");
         assert!(
             s.copies >= 2,
@@ -311,4 +338,42 @@ graph main {
     let e = e.unwrap_err();
     assert!(matches!(*e.fault, Fault::Unsupported(_)), "{e}");
     assert_eq!(e.node, "`v`");
+}
+
+#[test]
+fn a_branch_that_hands_back_its_input_gives_the_parent_a_plus_ref_to_release() {
+    // Uncompiled, `else` returns its input itself (SubgraphPass would copy it): the parent
+    // guards that input, so CalcSubgraphGuardersPolicy puts an IdentityAddr in `else` and a
+    // guarder on the If's output, and the run releases both references.
+    let (run, expected) = run_on(MODEL, false, RtPasses::default(), |_| {}, inputs(false, 1));
+    let run = run.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(run.outputs, expected);
+    assert_eq!(run.stats.branches_taken, ["else", "b1"]);
+    assert!(run.stats.plus_refs >= 1, "{}", run.stats);
+    assert_eq!(run.stats.allocations, run.stats.releases);
+    // The `then` path of the same graph, where the chain-conflict pass put a
+    // PointFromInputs between `m` and the inner NetOutput: the guarder of `m` is found
+    // through it and moved to the parent, or `m` is freed as `then` ends.
+    let (run, expected) = run_on(MODEL, false, RtPasses::default(), |_| {}, inputs(true, 1));
+    let run = run.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(run.outputs, expected);
+    assert_eq!(run.stats.allocations, run.stats.releases);
+    let (e, _) = run_on(
+        MODEL,
+        false,
+        RtPasses {
+            subgraph_guarders: false,
+            ..RtPasses::default()
+        },
+        |_| {},
+        inputs(true, 1),
+    );
+    let e = e.expect_err("the run without the policy fails");
+    assert!(
+        matches!(
+            *e.fault,
+            Fault::Lifetime(LifetimeFault::UseAfterRelease { .. })
+        ),
+        "{e}"
+    );
 }

@@ -1,0 +1,145 @@
+//! `ge-run --execute-graph`: the compiled graph as GE's runtime v2 execute graph, run on the
+//! host by `ge_mlir::runtime::execute_graph` (reference counts, guarders, placements), and
+//! with `--check` compared with the reference interpreter bit for bit.
+
+use crate::compile::{Session, Source};
+use crate::{Cli, DeviceArg};
+use clap::ValueEnum;
+use ge_mlir::{
+    rtgraph::model::{Kind, Module as RtModule},
+    runtime::{
+        compare::compare_bitwise,
+        execute_graph::{build_execute_graph, run_execute_graph, ExecuteGraphOptions, RtPasses},
+        executor::{HostMutation, MemoryMode},
+    },
+};
+
+/// An execute-graph pass `--rt-skip` leaves out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RtSkip {
+    /// --rt-chain-conflict (PointFromInputs for branch outputs fed from different sources)
+    ChainConflict,
+    /// --rt-subgraph-guarders (a branch's outputs guarded by the parent)
+    SubgraphGuarders,
+    /// --rt-placement-copies (CopyH2D, SyncStream + CopyD2H, MakeSureTensorAtDevice)
+    PlacementCopies,
+}
+
+/// The options that mean nothing for a host run of the execute graph, named so the user
+/// knows they were not silently dropped.
+fn refused_options(cli: &Cli) -> Vec<&'static str> {
+    let mut refused = Vec::new();
+    let mut refuse = |given: bool, name: &'static str| {
+        if given {
+            refused.push(name);
+        }
+    };
+    refuse(
+        !cli.inputs.is_empty(),
+        "--input (inputs are seeded with --seed)",
+    );
+    refuse(cli.ranks > 1, "--ranks");
+    refuse(
+        cli.schedules > 1,
+        "--schedules (the graph runs in its node order)",
+    );
+    refuse(!cli.models.is_empty() || cli.loads > 1, "--models/--loads");
+    refuse(cli.zero_copy.is_some(), "--zero-copy");
+    refuse(
+        cli.trace.is_some() || cli.timeline.is_some(),
+        "--trace/--timeline",
+    );
+    refuse(cli.report, "--report");
+    refuse(cli.memory != MemoryMode::Static, "--memory");
+    refuse(cli.mutate_host != HostMutation::None, "--mutate-host");
+    refuse(cli.output_dir.is_some(), "--output-dir");
+    refuse(matches!(cli.device, DeviceArg::Ascend), "--device ascend");
+    refuse(
+        !cli.sim_config.is_empty() || cli.race_check.is_some(),
+        "--sim-config/--race-check",
+    );
+    refused
+}
+
+/// What the execute graph is made of.
+fn summary(rt: &RtModule) -> String {
+    let nodes = rt.graphs.iter().flat_map(|g| &g.nodes);
+    let count = |f: &dyn Fn(&Kind) -> bool| nodes.clone().filter(|n| f(&n.kind)).count();
+    format!(
+        "execute graph: {} graphs, {} nodes ({} kernels, {} guarders, {} cond, {} plus-refs, \
+         {} PointFromInputs)",
+        rt.graphs.len(),
+        nodes.clone().count(),
+        count(&|k| matches!(k, Kind::Kernel { .. })),
+        count(&|k| matches!(k, Kind::Guarder { .. })),
+        count(&|k| matches!(k, Kind::Cond { .. })),
+        count(&|k| matches!(k, Kind::IdentityAddr)),
+        count(&|k| matches!(k, Kind::PointFromInputs)),
+    )
+}
+
+pub fn run(cli: &Cli, source: &Source) -> Result<(), String> {
+    let refused = refused_options(cli);
+    if !refused.is_empty() {
+        return Err(format!(
+            "--execute-graph runs the execute graph once on the host; it does not take {}",
+            refused.join(", ")
+        ));
+    }
+    let session = Session::new();
+    let module = session.compiled(source, cli.pipeline_options.as_deref())?;
+    let passes = RtPasses {
+        chain_conflict: !cli.rt_skip.contains(&RtSkip::ChainConflict),
+        subgraph_guarders: !cli.rt_skip.contains(&RtSkip::SubgraphGuarders),
+        placement_copies: !cli.rt_skip.contains(&RtSkip::PlacementCopies),
+    };
+    let rt = build_execute_graph(&module, "main", passes)
+        .map_err(|e| format!("cannot build the execute graph of `{}`: {e}", source.path))?;
+    println!("{}", summary(&rt));
+    let options = ExecuteGraphOptions {
+        seed: cli.seed,
+        opaque_kernels: cli.opaque_kernels,
+        ..ExecuteGraphOptions::default()
+    };
+    let mut outputs = Vec::new();
+    for iteration in 0..cli.iterations {
+        let run = run_execute_graph(&module, &rt, &options).map_err(|e| e.to_string())?;
+        if iteration + 1 == cli.iterations {
+            println!("run: {}", run.stats);
+        }
+        outputs = run.outputs;
+    }
+    if cli.check {
+        let expected = crate::reference(&session, source, cli, Vec::new())?;
+        let mut mismatches = Vec::new();
+        for (k, actual) in outputs.iter().enumerate() {
+            let what = format!("output {k}");
+            match expected[0].outputs.get(k) {
+                Some(e) => {
+                    if let Err(m) = compare_bitwise(&what, e, actual) {
+                        mismatches.push(m.to_string());
+                    }
+                }
+                None => mismatches.push(format!("{what}: the reference has no such output")),
+            }
+        }
+        if expected[0].outputs.len() != outputs.len() {
+            mismatches.push(format!(
+                "{} outputs, the reference has {}",
+                outputs.len(),
+                expected[0].outputs.len()
+            ));
+        }
+        if !mismatches.is_empty() {
+            return Err(format!(
+                "--check: the execute graph differs from the reference:\n  {}",
+                mismatches.join("\n  ")
+            ));
+        }
+        println!(
+            "execute graph: {} outputs match the reference bit for bit",
+            outputs.len()
+        );
+    }
+    Ok(())
+}
