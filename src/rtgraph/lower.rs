@@ -11,7 +11,9 @@
 //! * placement: a node's `_placement` attribute (`host`, `hbm`, `p2p`) when it has one,
 //!   else `host` for shape computations (`Shape`, `Rank`, `Size`: GE computes them on the
 //!   host) and `hbm` for the rest; model inputs and weights are `hbm`. The `cond`'s
-//!   predicate is read on the host (the placement pass copies it there).
+//!   predicate is read on the host (the placement pass copies it there). A branch's
+//!   `inner_data` gets the placement of the cond input it stands for (when the parent
+//!   knows it), so the placement pass can give a branch kernel its copy.
 //!
 //! `While` and `PartitionedCall` stay kernels (their frames are not modelled here).
 

@@ -12,8 +12,9 @@
 //!
 //! Where a tensor is: its producer's `placement` (model inputs, weights and unplaced
 //! kernels: hbm); pass-throughs (`PointFromInputs`, `IdentityAddr`) keep their input's;
-//! `cond` outputs and `inner_data` are wherever their branch / parent put them (unknown:
-//! no copy). Where it is needed: a kernel reads its inputs at its own placement, except
+//! an `inner_data` is where the lowering says the parent's input is (its `placement`); a
+//! `cond`'s outputs are wherever the branch taken put them (unknown: no copy). Where it is
+//! needed: a kernel reads its inputs at its own placement, except
 //! shape computations (`Shape`, `Rank`, `Size`), which read no data, and the copies
 //! themselves (and `SyncStream`), which read theirs where it is; a `cond` reads its
 //! predicate on the host (input 0); the root `netoutput` takes its inputs at its
