@@ -49,6 +49,17 @@ impl CopyKind {
         }
     }
 
+    /// The copy a kernel of GE type `op_type` makes, if it is one of the three.
+    pub fn of_kernel(op_type: &str) -> Option<CopyKind> {
+        [
+            CopyKind::HostToDevice,
+            CopyKind::DeviceToHost,
+            CopyKind::DeviceToDevice,
+        ]
+        .into_iter()
+        .find(|k| k.kernel() == op_type)
+    }
+
     /// The GE kernel that copies.
     pub fn kernel(self) -> &'static str {
         match self {
@@ -91,12 +102,12 @@ pub fn placement_of(graph: &Graph, e: Endpoint) -> Option<Placement> {
     }
 }
 
+/// The kernel that waits for a stream before a device-to-host copy.
+pub const SYNC_STREAM: &str = "SyncStream";
+
 /// The copies and the stream sync read their input where it is.
 fn is_copy(op_type: &str) -> bool {
-    matches!(
-        op_type,
-        "CopyH2D" | "CopyD2H" | "MakeSureTensorAtDevice" | "SyncStream"
-    )
+    op_type == SYNC_STREAM || CopyKind::of_kernel(op_type).is_some()
 }
 
 fn is_shape_only(op_type: &str) -> bool {

@@ -8,7 +8,7 @@ use crate::{
     ir::external_pass::{as_op_ref, PassFailed, PassId, RustPass},
     pipeline::{OptionSpec, PassOptions, Statistic},
     rtgraph::{
-        analysis::placement::plan_copies,
+        analysis::placement::{plan_copies, SYNC_STREAM},
         model::{Endpoint, Graph, Kind, Module, Node, NodeId},
     },
 };
@@ -55,7 +55,7 @@ fn insert_in_graph(graph: &mut Graph) -> u64 {
                 let id = graph.insert_after(
                     copy.src.node,
                     Kind::Kernel {
-                        op_type: "SyncStream".into(),
+                        op_type: SYNC_STREAM.into(),
                     },
                     format!("SyncStream_{producer}"),
                     vec![copy.src],

@@ -3,9 +3,11 @@
 use super::buffers::{BufId, Buffers, Owner};
 use super::{ExecError, ExecuteGraphRun, ExecuteGraphStats, Fault};
 use crate::dialect::table::{op_table, Trait};
-use crate::rtgraph::analysis::placement::needed_at;
+use crate::rtgraph::analysis::placement::{needed_at, CopyKind, SYNC_STREAM};
 use crate::rtgraph::model::{Endpoint, Kind as RtKind, Module as RtModule, Node, Placement};
-use crate::runtime::reference::interp::{case_index, check_size, compute_kernel, predicate};
+use crate::runtime::reference::interp::{
+    case_index, check_size, compute_kernel, concat_outputs, predicate, split_outputs,
+};
 use crate::runtime::reference::program::{Kind as OpKind, Op, Program};
 use crate::runtime::tensor::HostTensor;
 use ascend_kernels::TensorRef;
@@ -314,18 +316,15 @@ impl<'p> Executor<'p> {
         ins: &[BufId],
     ) -> Result<Vec<BufId>, ExecError> {
         self.stats.kernels += 1;
-        match op_type {
-            "SyncStream" => {
-                self.stats.syncs += 1;
-                for &b in ins {
-                    self.buffers.mark_synced(b);
-                }
-                return Ok(Vec::new());
+        if op_type == SYNC_STREAM {
+            self.stats.syncs += 1;
+            for &b in ins {
+                self.buffers.mark_synced(b);
             }
-            "CopyH2D" | "CopyD2H" | "MakeSureTensorAtDevice" => {
-                return self.run_copy(at, op_type, ins).map(|b| vec![b]);
-            }
-            _ => {}
+            return Ok(Vec::new());
+        }
+        if let Some(kind) = CopyKind::of_kernel(op_type) {
+            return self.run_copy(at, kind, ins).map(|b| vec![b]);
         }
         let Some(op) = self
             .ops
@@ -386,31 +385,10 @@ impl<'p> Executor<'p> {
                 })
                 .collect(),
             OpKind::Concat => {
-                let bytes: Vec<u8> = (0..ins.len())
-                    .flat_map(|k| input(k).bytes.iter().copied())
-                    .collect();
-                let desc = &op.output_descs[0];
-                check_size(op, "the joined inputs", bytes.len(), desc).map_err(reference)?;
-                Ok(vec![with(desc, bytes)])
+                let parts: Vec<&[u8]> = (0..ins.len()).map(|k| input(k).bytes.as_slice()).collect();
+                Ok(vec![concat_outputs(op, &parts).map_err(reference)?])
             }
-            OpKind::Split => {
-                let whole = &input(0).bytes;
-                let mut at_byte = 0usize;
-                op.output_descs
-                    .iter()
-                    .map(|desc| {
-                        let n = desc.bytes() as usize;
-                        let part = whole.get(at_byte..at_byte + n).ok_or_else(|| {
-                            at.malformed(format!(
-                                "the outputs need more than the input's {} bytes",
-                                whole.len()
-                            ))
-                        })?;
-                        at_byte += n;
-                        Ok(with(desc, part.to_vec()))
-                    })
-                    .collect()
-            }
+            OpKind::Split => split_outputs(op, &input(0).bytes).map_err(reference),
             OpKind::Kernel { attrs, written, .. } => {
                 if !written.is_empty() {
                     return Err(at.fault(Fault::Unsupported(format!(
@@ -456,23 +434,21 @@ impl<'p> Executor<'p> {
 
     /// CopyH2D (host → device), CopyD2H (device → host, after a SyncStream),
     /// MakeSureTensorAtDevice (hbm ↔ p2p): a counted copy at the node's placement.
-    fn run_copy(&mut self, at: &At, op_type: &str, ins: &[BufId]) -> Result<BufId, ExecError> {
+    fn run_copy(&mut self, at: &At, kind: CopyKind, ins: &[BufId]) -> Result<BufId, ExecError> {
         let [src] = ins else {
-            return Err(at.malformed(format!("{op_type} with {} inputs", ins.len())));
+            return Err(at.malformed(format!("{} with {} inputs", kind.kernel(), ins.len())));
         };
         let source = self.buffers.get(*src);
         let from_host = source.placement == Placement::Host;
-        let fits = match op_type {
-            "CopyH2D" => from_host,
-            _ => !from_host,
-        };
-        if !fits {
+        if from_host != (kind == CopyKind::HostToDevice) {
             return Err(at.malformed(format!(
-                "{op_type} reads the output of {}, which is on {}",
-                source.made_by, source.placement
+                "{} reads the output of {}, which is on {}",
+                kind.kernel(),
+                source.made_by,
+                source.placement
             )));
         }
-        if op_type == "CopyD2H" && !source.synced {
+        if kind.needs_sync_stream() && !source.synced {
             return Err(at.fault(Fault::Unsynced {
                 made_by: source.made_by.clone(),
             }));

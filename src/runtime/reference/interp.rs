@@ -150,35 +150,19 @@ impl<'p> Rank<'p> {
                 }
             }
             Kind::Concat => {
-                let mut bytes = Vec::new();
-                for i in 0..op.inputs.len() {
-                    bytes.extend_from_slice(&self.read(&input(env, i)).bytes);
-                }
-                let desc = &op.output_descs[0];
-                check_size(op, "the joined inputs", bytes.len(), desc)?;
-                env[op.outputs[0]] = Some(tensor(desc, bytes));
+                let values: Vec<Val> = (0..op.inputs.len()).map(|i| input(env, i)).collect();
+                let parts: Vec<&[u8]> = values
+                    .iter()
+                    .map(|v| self.read(v).bytes.as_slice())
+                    .collect();
+                let joined = concat_outputs(op, &parts)?;
+                env[op.outputs[0]] = Some(Val::Tensor(Rc::new(joined)));
             }
             Kind::Split => {
                 let src = input(env, 0);
-                let whole = &self.read(&src).bytes;
-                let mut at = 0usize;
-                let mut values = Vec::new();
-                for desc in &op.output_descs {
-                    let n = desc.bytes() as usize;
-                    let part = whole.get(at..at + n).ok_or_else(|| {
-                        node_error(
-                            op,
-                            format!(
-                                "the outputs need more than the input's {} bytes",
-                                whole.len()
-                            ),
-                        )
-                    })?;
-                    values.push(tensor(desc, part.to_vec()));
-                    at += n;
-                }
+                let values = split_outputs(op, &self.read(&src).bytes)?;
                 for (&out, v) in op.outputs.iter().zip(values) {
-                    env[out] = Some(v);
+                    env[out] = Some(Val::Tensor(Rc::new(v)));
                 }
             }
             Kind::Kernel {
@@ -359,6 +343,42 @@ fn tensor(desc: &TensorDesc, bytes: Vec<u8>) -> Val {
         desc: desc.clone(),
         bytes,
     }))
+}
+
+/// PhonyConcat: the inputs' bytes back to back, as the one output.
+pub(crate) fn concat_outputs(op: &Op, parts: &[&[u8]]) -> Result<HostTensor, ReferenceError> {
+    let bytes = parts.concat();
+    let desc = &op.output_descs[0];
+    check_size(op, "the joined inputs", bytes.len(), desc)?;
+    Ok(HostTensor {
+        desc: desc.clone(),
+        bytes,
+    })
+}
+
+/// PhonySplit: consecutive slices of the input, one per output.
+pub(crate) fn split_outputs(op: &Op, whole: &[u8]) -> Result<Vec<HostTensor>, ReferenceError> {
+    let mut at = 0usize;
+    op.output_descs
+        .iter()
+        .map(|desc| {
+            let n = desc.bytes() as usize;
+            let part = whole.get(at..at + n).ok_or_else(|| {
+                node_error(
+                    op,
+                    format!(
+                        "the outputs need more than the input's {} bytes",
+                        whole.len()
+                    ),
+                )
+            })?;
+            at += n;
+            Ok(HostTensor {
+                desc: desc.clone(),
+                bytes: part.to_vec(),
+            })
+        })
+        .collect()
 }
 
 /// Runs `op`'s kernel (`ascend_kernels::execute`, or `opaque` when there is none and
