@@ -31,7 +31,7 @@ irdl.dialect @ascend_rt {
     irdl.results(outputs: variadic %t)
     irdl.attributes {"name" = %name, "type" = %type}
   }
-  // a guarder (FreeMemory, ...): releases input `release_index` when the frame ends
+  // a guarder (FreeMemory, ...): releases input `release_index`, after the tensor's other readers
   irdl.operation @guarder {
     %t = irdl.base @ascend_rt::@tensor
     %type = irdl.any

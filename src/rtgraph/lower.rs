@@ -7,7 +7,9 @@
 //!   memory);
 //! * `If` / `Case` → `cond` over branch frames: each branch function's `Data` becomes
 //!   `inner_data` (marked `guarder_outside` when the parent guards the input it stands
-//!   for), its return `inner_netoutput`; the root's return is `netoutput`;
+//!   for), its return `inner_netoutput`; the root's return is `netoutput`, reading one
+//!   `EnsureTensorAtOutMemory` kernel per output (the copy to the caller's memory, as
+//!   gert lowers a root `NetOutput`);
 //! * placement: a node's `_placement` attribute (`host`, `hbm`, `p2p`) when it has one,
 //!   else `host` for shape computations (`Shape`, `Rank`, `Size`: GE computes them on the
 //!   host) and `hbm` for the rest; model inputs and weights are `hbm`. The `cond`'s
@@ -44,6 +46,38 @@ pub fn kernel_placement(op: OperationRef) -> Result<Placement, String> {
         None if has(def_of(op), Trait::ShapeOnly) => Ok(Placement::Host),
         None => Ok(Placement::Hbm),
     }
+}
+
+/// The kernel that hands a root output to the caller's output tensor (gert's
+/// `LoweringNetOutput`, `engine/gelocal/netoutput_converter.cc`).
+pub const ENSURE_AT_OUT_MEMORY: &str = "EnsureTensorAtOutMemory";
+
+/// One `EnsureTensorAtOutMemory` per root output, as gert lowers the root `NetOutput`:
+/// the kernel copies the tensor into the caller's output memory, so it is the tensor's
+/// last reader (its guarder waits for it; gert orders no guarder after a `NetOutput`),
+/// and the `netoutput` reads the copies, which are the caller's memory and have no
+/// guarder. Placed at `hbm`, where gert's `NetOutput` takes its inputs, so the placement
+/// pass gives it its copies as it gave the `netoutput`.
+fn ensure_at_out_memory(graph: &mut Graph, outputs: Vec<Endpoint>) -> Vec<Endpoint> {
+    outputs
+        .into_iter()
+        .enumerate()
+        .map(|(k, e)| {
+            let id = graph.push(
+                Kind::Kernel {
+                    op_type: ENSURE_AT_OUT_MEMORY.into(),
+                },
+                format!("{ENSURE_AT_OUT_MEMORY}_{k}"),
+                vec![e],
+                1,
+            );
+            graph.node_mut(id).expect("pushed").placement = Some(Placement::Hbm);
+            Endpoint {
+                node: id,
+                output: 0,
+            }
+        })
+        .collect()
 }
 
 /// Lowers the module whose root function is `root` (or its only public function).
@@ -230,12 +264,12 @@ fn lower_graph<'c>(
             }
         }
         if op_name == "func.return" {
-            let kind = if root {
-                Kind::NetOutput
+            if root {
+                let outs = ensure_at_out_memory(&mut graph, inputs);
+                graph.push(Kind::NetOutput, "", outs, 0);
             } else {
-                Kind::InnerNetOutput
-            };
-            graph.push(kind, "", inputs, 0);
+                graph.push(Kind::InnerNetOutput, "", inputs, 0);
+            }
             continue;
         }
         if !ops::is_ascend_op(op) {

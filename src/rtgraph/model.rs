@@ -59,7 +59,8 @@ pub enum Kind {
     Kernel {
         op_type: String,
     },
-    /// Releases input `release_index` at the end of its frame.
+    /// Releases input `release_index`; it runs after every other reader of that tensor in
+    /// its graph (gert's `AddDependencyToGuarder`; `runtime::execute_graph::schedule`).
     Guarder {
         guarder_type: String,
         release_index: i64,

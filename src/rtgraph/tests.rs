@@ -242,7 +242,7 @@ fn a_guarder_is_found_through_the_point_from_inputs_the_chain_conflict_pass_put_
     // `guarded_then` has a conflict at output 0 (a kernel in `then`, inner_data 0 in
     // `else`), so the chain-conflict pass puts a PointFromInputs before each inner
     // NetOutput. Relu's guarder must still move to the parent: left in `then`, it would
-    // free the tensor the parent receives as the frame ends.
+    // free the tensor the parent receives once the branch's own readers ran.
     let (mut module, c) = guarded_then();
     assert_eq!(solve_chain_conflicts(&mut module).unwrap(), 2);
     let policy = calc_subgraph_guarders_policy(&module, 0, c).unwrap();

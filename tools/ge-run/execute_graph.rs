@@ -11,6 +11,7 @@ use ge_mlir::{
         compare::compare_bitwise,
         execute_graph::{build_execute_graph, run_execute_graph, ExecuteGraphOptions, RtPasses},
         executor::{HostMutation, MemoryMode},
+        tensor::HostTensor,
     },
 };
 
@@ -39,10 +40,6 @@ fn refused_options(cli: &Cli) -> Vec<&'static str> {
         "--input (inputs are seeded with --seed)",
     );
     refuse(cli.ranks > 1, "--ranks");
-    refuse(
-        cli.schedules > 1,
-        "--schedules (the graph runs in its node order)",
-    );
     refuse(!cli.models.is_empty() || cli.loads > 1, "--models/--loads");
     refuse(cli.zero_copy.is_some(), "--zero-copy");
     refuse(
@@ -82,7 +79,7 @@ pub fn run(cli: &Cli, source: &Source) -> Result<(), String> {
     let refused = refused_options(cli);
     if !refused.is_empty() {
         return Err(format!(
-            "--execute-graph runs the execute graph once on the host; it does not take {}",
+            "--execute-graph runs the execute graph on the host; it does not take {}",
             refused.join(", ")
         ));
     }
@@ -96,50 +93,89 @@ pub fn run(cli: &Cli, source: &Source) -> Result<(), String> {
     let rt = build_execute_graph(&module, "main", passes)
         .map_err(|e| format!("cannot build the execute graph of `{}`: {e}", source.path))?;
     println!("{}", summary(&rt));
-    let options = ExecuteGraphOptions {
-        seed: cli.seed,
-        opaque_kernels: cli.opaque_kernels,
-        ..ExecuteGraphOptions::default()
+    let expected = if cli.check {
+        Some(crate::reference(&session, source, cli, Vec::new())?)
+    } else {
+        None
     };
-    let mut outputs = Vec::new();
-    for iteration in 0..cli.iterations {
-        let run = run_execute_graph(&module, &rt, &options).map_err(|e| e.to_string())?;
-        if iteration + 1 == cli.iterations {
-            println!("run: {}", run.stats);
-        }
-        outputs = run.outputs;
-    }
-    if cli.check {
-        let expected = crate::reference(&session, source, cli, Vec::new())?;
-        let mut mismatches = Vec::new();
-        for (k, actual) in outputs.iter().enumerate() {
-            let what = format!("output {k}");
-            match expected[0].outputs.get(k) {
-                Some(e) => {
-                    if let Err(m) = compare_bitwise(&what, e, actual) {
-                        mismatches.push(m.to_string());
-                    }
-                }
-                None => mismatches.push(format!("{what}: the reference has no such output")),
+    let mut checked_outputs = 0;
+    for k in 0..cli.schedules {
+        let schedule = schedule_seed(cli, k);
+        let options = ExecuteGraphOptions {
+            seed: cli.seed,
+            opaque_kernels: cli.opaque_kernels,
+            schedule,
+            ..ExecuteGraphOptions::default()
+        };
+        let name = match schedule {
+            None => format!("schedule {k} (priority order)"),
+            Some(seed) => format!("schedule {k} (seed {seed})"),
+        };
+        let at = |message: String| {
+            if cli.schedules > 1 {
+                format!("{name}: {message}")
+            } else {
+                message
             }
+        };
+        let mut outputs = Vec::new();
+        for iteration in 0..cli.iterations {
+            let run = run_execute_graph(&module, &rt, &options).map_err(|e| at(e.to_string()))?;
+            if iteration + 1 == cli.iterations {
+                println!("{}", at(format!("run: {}", run.stats)));
+            }
+            outputs = run.outputs;
         }
-        if expected[0].outputs.len() != outputs.len() {
-            mismatches.push(format!(
-                "{} outputs, the reference has {}",
-                outputs.len(),
-                expected[0].outputs.len()
-            ));
+        if let Some(expected) = &expected {
+            check(&outputs, &expected[0].outputs).map_err(at)?;
+            checked_outputs = outputs.len();
         }
-        if !mismatches.is_empty() {
-            return Err(format!(
-                "--check: the execute graph differs from the reference:\n  {}",
-                mismatches.join("\n  ")
-            ));
-        }
+    }
+    if expected.is_some() {
+        let schedules = match cli.schedules {
+            1 => String::new(),
+            k => format!(" in each of {k} schedules"),
+        };
         println!(
-            "execute graph: {} outputs match the reference bit for bit",
-            outputs.len()
+            "execute graph: {checked_outputs} outputs match the reference bit for bit{schedules}"
         );
     }
     Ok(())
+}
+
+/// Schedule 0 runs ready nodes in node order (one fixed priority); schedule k ≥ 1 in the
+/// random order seeded with `--sim-seed` + k.
+fn schedule_seed(cli: &Cli, k: u32) -> Option<u64> {
+    (k > 0).then(|| cli.sim_seed.wrapping_add(u64::from(k)))
+}
+
+/// `outputs` against the reference's, bit for bit.
+fn check(outputs: &[HostTensor], expected: &[HostTensor]) -> Result<(), String> {
+    let mut mismatches = Vec::new();
+    for (k, actual) in outputs.iter().enumerate() {
+        let what = format!("output {k}");
+        match expected.get(k) {
+            Some(e) => {
+                if let Err(m) = compare_bitwise(&what, e, actual) {
+                    mismatches.push(m.to_string());
+                }
+            }
+            None => mismatches.push(format!("{what}: the reference has no such output")),
+        }
+    }
+    if expected.len() != outputs.len() {
+        mismatches.push(format!(
+            "{} outputs, the reference has {}",
+            outputs.len(),
+            expected.len()
+        ));
+    }
+    if mismatches.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "--check: the execute graph differs from the reference:\n  {}",
+            mismatches.join("\n  ")
+        ))
+    }
 }

@@ -1,9 +1,11 @@
-//! The frame interpreter: one graph's nodes in order, its guarders' releases at its end.
+//! The frame interpreter: one graph's nodes in a schedule over gert's dependencies
+//! ([`super::schedule`]), each guarder releasing when it runs.
 
 use super::buffers::{BufId, Buffers, Owner};
+use super::schedule::{dependencies, is_view, Ready, Schedule};
 use super::{ExecError, ExecuteGraphRun, ExecuteGraphStats, Fault};
-use crate::dialect::table::{op_table, Trait};
 use crate::rtgraph::analysis::placement::{needed_at, CopyKind, SYNC_STREAM};
+use crate::rtgraph::lower::ENSURE_AT_OUT_MEMORY;
 use crate::rtgraph::model::{Endpoint, Kind as RtKind, Module as RtModule, Node, Placement};
 use crate::runtime::reference::interp::{
     case_index, check_size, compute_kernel, concat_outputs, predicate, split_outputs,
@@ -27,6 +29,7 @@ pub struct Executor<'p> {
     ops: HashMap<&'p str, HashMap<&'p str, &'p Op>>,
     outputs: Vec<HostTensor>,
     depth: usize,
+    schedule: Schedule,
 }
 
 /// Where an error is.
@@ -67,20 +70,13 @@ fn output(node: &Node, k: u32) -> Endpoint {
     }
 }
 
-/// The lowering's rule (`rtgraph::lower`): a Phony or Reshape op's outputs are its inputs'
-/// memory, so they get no buffer (and no guarder) of their own.
-fn is_view(ge_type: &str) -> bool {
-    op_table()
-        .by_ge_type(ge_type)
-        .is_some_and(|d| d.has_trait(Trait::Phony) || d.has_trait(Trait::Reshape))
-}
-
 impl<'p> Executor<'p> {
     pub fn new(
         program: &'p Program,
         rt: &'p RtModule,
         inputs: Vec<HostTensor>,
         opaque_kernels: bool,
+        schedule: Schedule,
     ) -> Self {
         let ops = program
             .funcs
@@ -100,6 +96,7 @@ impl<'p> Executor<'p> {
             ops,
             outputs: Vec::new(),
             depth: 0,
+            schedule,
         }
     }
 
@@ -138,14 +135,23 @@ impl<'p> Executor<'p> {
     }
 
     /// Runs graph `index` with `args` as its `inner_data` (index k = args[k]); returns its
-    /// (inner) netoutput's inputs. Its guarders release when it ends.
+    /// (inner) netoutput's inputs. Nodes run when their dependencies ran ([`dependencies`]),
+    /// in the schedule's order; a guarder releases when it runs.
     fn run_graph(&mut self, index: usize, args: &[BufId]) -> Result<Vec<BufId>, ExecError> {
         let rt = self.rt;
         let graph = &rt.graphs[index];
+        let order = dependencies(graph).map_err(|(node, message)| {
+            At {
+                graph: &graph.name,
+                node: &graph.nodes[node],
+            }
+            .malformed(message)
+        })?;
+        let mut ready = Ready::new(&order, &self.schedule);
         let mut env: HashMap<Endpoint, BufId> = HashMap::new();
-        let mut releases: Vec<(BufId, &Node)> = Vec::new();
         let mut result = None;
-        for node in &graph.nodes {
+        while let Some(position) = ready.take(&mut self.schedule) {
+            let node = &graph.nodes[position];
             let at = At {
                 graph: &graph.name,
                 node,
@@ -156,13 +162,15 @@ impl<'p> Executor<'p> {
                 .map(|e| {
                     env.get(e).copied().ok_or_else(|| {
                         at.malformed(format!(
-                            "reads output {} of node #{}, which has not run before it",
+                            "reads output {} of node #{}, which has no such output",
                             e.output, e.node.0
                         ))
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            if !matches!(node.kind, RtKind::Guarder { .. }) {
+            // A guarder checks its own input (release); an inner netoutput only hands its
+            // inputs to the parent, where the reads that matter are checked.
+            if !matches!(node.kind, RtKind::Guarder { .. } | RtKind::InnerNetOutput) {
                 self.check_reads(&at, &ins)?;
             }
             match &node.kind {
@@ -211,7 +219,10 @@ impl<'p> Executor<'p> {
                         .ok_or_else(|| {
                             at.malformed(format!("releases input {release_index} of {}", ins.len()))
                         })?;
-                    releases.push((*b, node));
+                    let by = format!("{} (@{})", label(node), graph.name);
+                    self.buffers
+                        .release(*b, &by)
+                        .map_err(|l| at.fault(Fault::Lifetime(l)))?;
                 }
                 RtKind::Cond { branches, .. } => {
                     let outs = self.run_cond(&at, branches, &ins)?;
@@ -240,16 +251,14 @@ impl<'p> Executor<'p> {
                     }
                 }
             }
+            ready.ran(position);
         }
-        for (b, guarder) in releases {
-            let by = format!("{} (@{})", label(guarder), graph.name);
-            self.buffers.release(b, &by).map_err(|l| {
-                At {
-                    graph: &graph.name,
-                    node: guarder,
-                }
-                .fault(Fault::Lifetime(l))
-            })?;
+        if let Some(stuck) = ready.stuck() {
+            return Err(At {
+                graph: &graph.name,
+                node: &graph.nodes[stuck],
+            }
+            .malformed("never runs: its dependencies form a cycle".to_owned()));
         }
         result.ok_or_else(|| ExecError {
             graph: graph.name.clone(),
@@ -325,6 +334,14 @@ impl<'p> Executor<'p> {
         }
         if let Some(kind) = CopyKind::of_kernel(op_type) {
             return self.run_copy(at, kind, ins).map(|b| vec![b]);
+        }
+        if op_type == ENSURE_AT_OUT_MEMORY {
+            // The copy into the caller's output tensor: the caller's memory, never freed here.
+            let [src] = ins else {
+                return Err(at.malformed(format!("{op_type} with {} inputs", ins.len())));
+            };
+            let tensor = self.buffers.get(*src).tensor.clone();
+            return Ok(vec![self.add(at, tensor, Owner::Model)]);
         }
         let Some(op) = self
             .ops

@@ -2,11 +2,14 @@
 //! `ascend_rt` dialect) as gert's executor would, and checks the memory discipline the
 //! passes set up while it runs.
 //!
-//! The graphs run in their node order; a `cond` reads its predicate on the host and runs
+//! A node runs once the nodes it depends on ran, by gert's rules ([`schedule`]: its
+//! inputs' producers; for a guarder, every other reader of its tensor or of a view of it,
+//! the graph's outputs excepted; for a `CopyD2H`, its source's `SyncStream`), in node
+//! order or in a seeded random order; a `cond` reads its predicate on the host and runs
 //! the branch frame it picks. Values live in the buffers of [`buffers`]: a kernel output
 //! gets a buffer of its own with one reference, `IdentityAddr` adds one, each `FreeMemory`
-//! guarder gives one back when its frame ends, and the memory is released (and poisoned)
-//! at zero. Kernels are the reference interpreter's (`ascend_kernels`), looked up by node
+//! guarder gives one back when it runs, and the memory is released (and poisoned) at
+//! zero. A root output reaches the caller through its `EnsureTensorAtOutMemory` copy. Kernels are the reference interpreter's (`ascend_kernels`), looked up by node
 //! name in the compiled `ascend` module the execute graph was lowered from; the copies
 //! the placement pass inserts move bytes between placements.
 //!
@@ -20,8 +23,9 @@
 //!   are at run time (a branch output's included, which the placement pass cannot see);
 //! * a device-to-host copy reads only what a `SyncStream` synchronised.
 //!
-//! With those, the outputs are compared bit for bit with the reference interpreter by the
-//! caller (`ge-run --execute-graph --check`).
+//! Every order a random schedule picks is one gert's rules allow, so a fault any of them
+//! finds is the graph's. With those, the outputs are compared bit for bit with the
+//! reference interpreter by the caller (`ge-run --execute-graph --check --schedules K`).
 //!
 //! Not run here: `While` and `PartitionedCall` (the execute graph keeps them as kernels
 //! without frames), collectives, and Variables (their ref writes); each is refused at the
@@ -29,6 +33,7 @@
 
 pub mod buffers;
 mod frame;
+pub mod schedule;
 #[cfg(test)]
 mod tests;
 
@@ -56,6 +61,9 @@ pub struct ExecuteGraphOptions {
     pub seed: u64,
     /// An op without a kernel runs `ascend_kernels::opaque`.
     pub opaque_kernels: bool,
+    /// `None`: ready nodes run in node order ([`schedule::Schedule::Priority`]);
+    /// `Some(seed)`: in a seeded random order.
+    pub schedule: Option<u64>,
 }
 
 /// What one run did.
@@ -253,5 +261,6 @@ pub fn run_execute_graph(
     };
     let inputs =
         rank_inputs(&program, &reference, 0).map_err(|e| at_module(Fault::Reference(e)))?;
-    frame::Executor::new(&program, rt, inputs, options.opaque_kernels).run(root)
+    let schedule = schedule::Schedule::new(options.schedule);
+    frame::Executor::new(&program, rt, inputs, options.opaque_kernels, schedule).run(root)
 }

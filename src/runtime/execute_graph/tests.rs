@@ -6,6 +6,7 @@ use super::buffers::LifetimeFault;
 use super::*;
 use crate::lowering::model::TensorDesc;
 use crate::pipeline::{PassStatistics, Pipeline};
+use crate::rtgraph::lower::ENSURE_AT_OUT_MEMORY;
 use crate::rtgraph::model::{Endpoint, Kind, Module as RtModule};
 use crate::runtime::reference::{run_reference, ReferenceOptions};
 use ascend_kernels::DType;
@@ -108,6 +109,20 @@ fn run_on(
     edit: impl FnOnce(&mut RtModule),
     inputs: Vec<HostTensor>,
 ) -> (Result<ExecuteGraphRun, ExecError>, Vec<HostTensor>) {
+    let (mut runs, expected) = run_schedules(ge, compile, passes, edit, inputs, &[None]);
+    (runs.remove(0), expected)
+}
+
+/// [`run_on`] once per schedule of `schedules` (`None`: the priority order; `Some(seed)`:
+/// a random one), on one build of the execute graph.
+fn run_schedules(
+    ge: &str,
+    compile: bool,
+    passes: RtPasses,
+    edit: impl FnOnce(&mut RtModule),
+    inputs: Vec<HostTensor>,
+    schedules: &[Option<u64>],
+) -> (Vec<Result<ExecuteGraphRun, ExecError>>, Vec<HostTensor>) {
     let context = crate::dialect::new_context();
     let mut module = crate::syntax::import::import_ge(&context, ge, "test.ge")
         .unwrap_or_else(|e| panic!("test graph does not import:\n{e}"));
@@ -129,12 +144,18 @@ fn run_on(
     .unwrap_or_else(|e| panic!("{e}"));
     let mut rt = build_execute_graph(&module, "main", passes).unwrap();
     edit(&mut rt);
-    let options = ExecuteGraphOptions {
-        inputs,
-        ..ExecuteGraphOptions::default()
-    };
-    let run = run_execute_graph(&module, &rt, &options);
-    (run, reference[0].outputs.clone())
+    let runs = schedules
+        .iter()
+        .map(|&schedule| {
+            let options = ExecuteGraphOptions {
+                inputs: inputs.clone(),
+                schedule,
+                ..ExecuteGraphOptions::default()
+            };
+            run_execute_graph(&module, &rt, &options)
+        })
+        .collect();
+    (runs, reference[0].outputs.clone())
 }
 
 fn run_model(
@@ -376,4 +397,175 @@ fn a_branch_that_hands_back_its_input_gives_the_parent_a_plus_ref_to_release() {
         ),
         "{e}"
     );
+}
+
+/// The priority order, then twelve seeded random ones.
+fn some_schedules() -> Vec<Option<u64>> {
+    std::iter::once(None).chain((1..=12).map(Some)).collect()
+}
+
+#[test]
+fn every_branch_under_random_schedules_gives_the_reference_outputs_bit_for_bit() {
+    for (positive, k) in [(true, 0), (true, 1), (false, 0), (false, 1)] {
+        let (runs, expected) = run_schedules(
+            MODEL,
+            true,
+            RtPasses::default(),
+            |_| {},
+            inputs(positive, k),
+            &some_schedules(),
+        );
+        for (schedule, run) in some_schedules().into_iter().zip(runs) {
+            let run = run.unwrap_or_else(|e| panic!("schedule {schedule:?}: {e}"));
+            assert_eq!(run.outputs, expected, "schedule {schedule:?}");
+            let s = &run.stats;
+            assert_eq!(s.allocations, s.releases, "schedule {schedule:?}: {s}");
+        }
+    }
+}
+
+#[test]
+fn a_guarder_waits_for_the_readers_of_a_view_of_its_tensor() {
+    // `v` is `r`'s memory: r's guarder must wait for `twice`, which reads only `v`.
+    let ge = r#"
+graph main {
+  x = Data() {index = 0} : f32[8]
+  shape = Const() {value = dense<i64[2]>[2, 4]} : i64[2]
+  r = Relu(x) : f32[8]
+  v = Reshape(r, shape) : f32[2, 4]
+  twice = Add(v, v) : f32[2, 4]
+  return twice
+}
+"#;
+    let (runs, expected) = run_schedules(
+        ge,
+        true,
+        RtPasses::default(),
+        |_| {},
+        vec![f32t(&[1.0, -2.0, 3.0, -4.0, 5.0, -6.0, 7.0, -8.0])],
+        &some_schedules(),
+    );
+    for (schedule, run) in some_schedules().into_iter().zip(runs) {
+        let run = run.unwrap_or_else(|e| panic!("schedule {schedule:?}: {e}"));
+        assert_eq!(run.outputs, expected, "schedule {schedule:?}");
+    }
+}
+
+#[test]
+fn without_ensure_tensor_at_out_memory_a_root_output_is_released_before_the_caller_has_it() {
+    // gert orders no guarder after a NetOutput: the copy into the caller's memory is the
+    // output's last reader. Reading the outputs directly leaves them to their guarders.
+    let e = run_model(RtPasses::default(), |rt| {
+        let g = rt.graph_index("main").unwrap();
+        let graph = &mut rt.graphs[g];
+        let ensure: Vec<(Endpoint, Endpoint)> = graph
+            .nodes
+            .iter()
+            .filter(
+                |n| matches!(&n.kind, Kind::Kernel { op_type } if op_type == ENSURE_AT_OUT_MEMORY),
+            )
+            .map(|n| {
+                (
+                    Endpoint {
+                        node: n.id,
+                        output: 0,
+                    },
+                    n.inputs[0],
+                )
+            })
+            .collect();
+        assert_eq!(ensure.len(), 2, "one per root output");
+        let out = graph.net_output().unwrap().id;
+        for input in &mut graph.node_mut(out).unwrap().inputs {
+            if let Some((_, src)) = ensure.iter().find(|(e, _)| e == input) {
+                *input = *src;
+            }
+        }
+        for (e, _) in ensure {
+            graph.remove(e.node);
+        }
+    })
+    .unwrap_err();
+    assert!(e.node.contains("ascend_rt.netoutput"), "{e}");
+    assert!(
+        matches!(
+            e.fault.as_ref(),
+            Fault::Lifetime(LifetimeFault::UseAfterRelease { released_by, .. })
+                if released_by.contains("FreeMemory guarder")
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_reader_its_guarder_does_not_wait_for_is_caught_by_a_random_schedule() {
+    // `cond_if` reads `r` through a hand-made PointFromInputs, so r's guarder waits for the
+    // pass-through but not for the cond; with the guarder moved to the end of @main the
+    // priority order happens to run the cond first, and only some orders expose the race.
+    let edit = |rt: &mut RtModule| {
+        let (g, r) = find(rt, "main", |n| n.name == "r");
+        let (_, cond) = find(rt, "main", |n| n.name == "cond_if");
+        let graph = &mut rt.graphs[g];
+        let r_out = Endpoint { node: r, output: 0 };
+        let guarder = graph
+            .nodes
+            .iter()
+            .find(|n| matches!(n.kind, Kind::Guarder { .. }) && n.inputs == [r_out])
+            .unwrap()
+            .clone();
+        graph.remove(guarder.id);
+        graph.push(guarder.kind, "", guarder.inputs, 0);
+        let through = graph.insert_before(cond, Kind::PointFromInputs, "through", vec![r_out], 1);
+        let inputs = &mut graph.node_mut(cond).unwrap().inputs;
+        let k = inputs.iter().position(|e| *e == r_out).unwrap();
+        inputs[k] = Endpoint {
+            node: through,
+            output: 0,
+        };
+    };
+    let schedules = some_schedules();
+    let (runs, expected) = run_schedules(
+        MODEL,
+        true,
+        RtPasses::default(),
+        edit,
+        inputs(true, 0),
+        &schedules,
+    );
+    let first = runs[0]
+        .as_ref()
+        .unwrap_or_else(|e| panic!("priority order: {e}"));
+    assert_eq!(first.outputs, expected);
+    let caught: Vec<&ExecError> = runs.iter().filter_map(|r| r.as_ref().err()).collect();
+    assert!(
+        !caught.is_empty(),
+        "no random schedule ran the guarder before the cond"
+    );
+    for e in caught {
+        assert_eq!(e.node, "`cond_if`", "{e}");
+        assert!(
+            matches!(
+                e.fault.as_ref(),
+                Fault::Lifetime(LifetimeFault::UseAfterRelease { made_by, .. })
+                    if made_by.contains("`r`")
+            ),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn a_device_to_host_copy_waits_for_its_sync_stream_in_every_schedule() {
+    let (runs, _) = run_schedules(
+        MODEL,
+        true,
+        RtPasses::default(),
+        |_| {},
+        inputs(true, 0),
+        &some_schedules(),
+    );
+    for run in runs {
+        let run = run.unwrap_or_else(|e| panic!("{e}"));
+        assert!(run.stats.syncs >= 1, "{}", run.stats);
+    }
 }
