@@ -66,7 +66,7 @@ fn emit_graph(out: &mut String, graph: &Graph) {
             "\"{}\"({}) {{{}}} : ({}) -> ",
             node.kind.op_name(),
             operands.join(", "),
-            attributes(node).join(", "),
+            attributes(graph, node).join(", "),
             vec![TENSOR; node.inputs.len()].join(", ")
         );
         match node.outputs {
@@ -80,7 +80,7 @@ fn emit_graph(out: &mut String, graph: &Graph) {
     out.push_str("    return\n  }\n");
 }
 
-fn attributes(node: &Node) -> Vec<String> {
+fn attributes(graph: &Graph, node: &Node) -> Vec<String> {
     let mut attrs = Vec::new();
     let named = !matches!(
         node.kind,
@@ -117,6 +117,14 @@ fn attributes(node: &Node) -> Vec<String> {
     }
     if let Some(p) = node.placement {
         attrs.push(format!("placement = \"{p}\""));
+    }
+    if !node.after.is_empty() {
+        let names: Vec<String> = node
+            .after
+            .iter()
+            .map(|id| quote(graph.node(*id).map_or("", |n| n.name.as_str())))
+            .collect();
+        attrs.push(format!("after = [{}]", names.join(", ")));
     }
     attrs
 }

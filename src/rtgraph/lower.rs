@@ -17,6 +17,10 @@
 //!   `inner_data` gets the placement of the cond input it stands for (when the parent
 //!   knows it), so the placement pass can give a branch kernel its copy.
 //!
+//! * control edges of the compute graph → the node's `after` (gert keeps them as
+//!   execute-graph dependencies); a `func.return`'s are dropped, as a frame ends only
+//!   after all its nodes ran.
+//!
 //! `While` and `PartitionedCall` stay kernels (their frames are not modelled here).
 
 use super::analysis::placement::placement_of;
@@ -391,6 +395,23 @@ fn lower_graph<'c>(
             id
         };
         ids.insert(ops::OpKey::of(op), id);
+        let mut after = Vec::new();
+        for pred in ops::ctrl_predecessors(op) {
+            match ids.get(&ops::OpKey::of(pred)) {
+                Some(&p) if graph.node(p).is_some_and(|n| !n.name.is_empty()) => after.push(p),
+                Some(_) => errors.push(LocatedError::at(
+                    op,
+                    "lower-to-rt: a control edge from an op without a name (the execute \
+                     graph names the nodes a node runs after)",
+                )),
+                None => errors.push(LocatedError::at(
+                    op,
+                    "lower-to-rt: a control edge from an op that was not lowered",
+                )),
+            }
+        }
+        after.dedup();
+        graph.node_mut(id).expect("pushed").after = after;
     }
     if errors.is_empty() {
         Ok((graph, branches))

@@ -114,6 +114,10 @@ pub struct Node {
     pub outputs: u32,
     /// Where the outputs live (kernels, data, consts); `None`: not said.
     pub placement: Option<Placement>,
+    /// Nodes of the same graph this one runs after besides its inputs' producers: the
+    /// compute graph's control edges, which gert keeps as execute-graph dependencies
+    /// (`after = ["name", ...]` in `ascend_rt`).
+    pub after: Vec<NodeId>,
 }
 
 /// One graph (GE's execute graph or a branch frame), nodes in execution order.
@@ -158,6 +162,7 @@ impl Graph {
             inputs,
             outputs,
             placement: None,
+            after: Vec::new(),
         });
         id
     }
@@ -182,6 +187,7 @@ impl Graph {
                 inputs,
                 outputs,
                 placement: None,
+                after: Vec::new(),
             },
         );
         id
@@ -207,6 +213,7 @@ impl Graph {
                 inputs,
                 outputs,
                 placement: None,
+                after: Vec::new(),
             },
         );
         id

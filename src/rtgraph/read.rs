@@ -4,7 +4,7 @@
 use super::model::{Endpoint, Graph, Kind, Module, NodeId, Placement};
 use crate::ir::{ops, LocatedError};
 use melior::ir::{
-    attribute::{ArrayAttribute, AttributeLike, FlatSymbolRefAttribute},
+    attribute::{ArrayAttribute, AttributeLike, FlatSymbolRefAttribute, StringAttribute},
     operation::OperationLike,
     BlockLike, OperationRef, RegionLike,
 };
@@ -48,6 +48,8 @@ fn read_graph<'c>(func: OperationRef<'c, '_>) -> Result<Graph, Vec<LocatedError<
     let mut graph = Graph::new(name, root);
     let mut errors = Vec::new();
     let mut ids: HashMap<ops::OpKey, NodeId> = HashMap::new();
+    // (op, node, the names its `after` lists)
+    let mut after: Vec<(OperationRef<'c, '_>, NodeId, Vec<String>)> = Vec::new();
     let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {
         return Err(vec![LocatedError::at(
             func,
@@ -121,6 +123,48 @@ fn read_graph<'c>(func: OperationRef<'c, '_>) -> Result<Graph, Vec<LocatedError<
         let id = graph.push(kind, node_name, inputs, op.result_count() as u32);
         graph.node_mut(id).expect("just pushed").placement = placement;
         ids.insert(ops::OpKey::of(op), id);
+        match string_list(op, "after") {
+            Ok(names) if !names.is_empty() => after.push((op, id, names)),
+            Ok(_) => {}
+            Err(m) => errors.push(LocatedError::at(op, format!("read-rt: {m}"))),
+        }
+    }
+    // Control edges name nodes of the same graph, resolved once every node is known.
+    let mut by_name: HashMap<&str, Option<NodeId>> = HashMap::new();
+    for n in &graph.nodes {
+        if !n.name.is_empty() {
+            by_name
+                .entry(n.name.as_str())
+                .and_modify(|e| *e = None)
+                .or_insert(Some(n.id));
+        }
+    }
+    let mut resolved = Vec::new();
+    for (op, id, names) in after {
+        let mut list = Vec::new();
+        for name in names {
+            match by_name.get(name.as_str()) {
+                Some(Some(p)) if *p != id => list.push(*p),
+                Some(Some(_)) => errors.push(LocatedError::at(
+                    op,
+                    format!("read-rt: `after` names the node itself (`{name}`)"),
+                )),
+                Some(None) => errors.push(LocatedError::at(
+                    op,
+                    format!(
+                        "read-rt: `after` names `{name}`, which two nodes of the graph are called"
+                    ),
+                )),
+                None => errors.push(LocatedError::at(
+                    op,
+                    format!("read-rt: `after` names `{name}`, which is no node of the graph"),
+                )),
+            }
+        }
+        resolved.push((id, list));
+    }
+    for (id, list) in resolved {
+        graph.node_mut(id).expect("read above").after = list;
     }
     if errors.is_empty() {
         Ok(graph)
@@ -166,6 +210,31 @@ fn kind_of(op: OperationRef, op_name: &str) -> Result<Kind, String> {
         "ascend_rt.identity_addr" => Kind::IdentityAddr,
         other => return Err(format!("`{other}` is not an ascend_rt op")),
     })
+}
+
+/// The optional string-array attribute `name` (empty when absent).
+fn string_list(op: OperationRef, name: &str) -> Result<Vec<String>, String> {
+    let Ok(attr) = op.attribute(name) else {
+        return Ok(Vec::new());
+    };
+    let bad = || format!("`{name}` must be a list of node names (\"a\", ...)");
+    if !attr.is_array() {
+        return Err(bad());
+    }
+    let list = ArrayAttribute::try_from(attr).map_err(|_| bad())?;
+    (0..list.len())
+        .map(|i| {
+            let e = list.element(i).map_err(|_| bad())?;
+            if !e.is_string() {
+                return Err(bad());
+            }
+            StringAttribute::try_from(e)
+                .ok()
+                .and_then(ops::string_value)
+                .map(str::to_string)
+                .ok_or_else(bad)
+        })
+        .collect()
 }
 
 fn symbols(op: OperationRef, name: &str) -> Result<Vec<String>, String> {

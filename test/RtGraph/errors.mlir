@@ -53,3 +53,39 @@ module {
     return
   }
 }
+
+// -----
+
+module {
+  func.func @main() {
+    %x = "ascend_rt.data"() {name = "x", index = 0 : i64} : () -> !ascend_rt.tensor
+    // expected-error @+1 {{read-rt: `after` names `y`, which is no node of the graph}}
+    %r = "ascend_rt.node"(%x) {name = "r", type = "Relu", after = ["y"]} : (!ascend_rt.tensor) -> !ascend_rt.tensor
+    "ascend_rt.netoutput"(%r) : (!ascend_rt.tensor) -> ()
+    return
+  }
+}
+
+// -----
+
+module {
+  func.func @main() {
+    %x = "ascend_rt.data"() {name = "x", index = 0 : i64} : () -> !ascend_rt.tensor
+    // expected-error @+1 {{read-rt: `after` must be a list of node names ("a", ...)}}
+    %r = "ascend_rt.node"(%x) {name = "r", type = "Relu", after = [@x]} : (!ascend_rt.tensor) -> !ascend_rt.tensor
+    "ascend_rt.netoutput"(%r) : (!ascend_rt.tensor) -> ()
+    return
+  }
+}
+
+// -----
+
+module {
+  func.func @main() {
+    %x = "ascend_rt.data"() {name = "x", index = 0 : i64} : () -> !ascend_rt.tensor
+    // expected-error @+1 {{read-rt: `after` names the node itself (`r`)}}
+    %r = "ascend_rt.node"(%x) {name = "r", type = "Relu", after = ["r"]} : (!ascend_rt.tensor) -> !ascend_rt.tensor
+    "ascend_rt.netoutput"(%r) : (!ascend_rt.tensor) -> ()
+    return
+  }
+}

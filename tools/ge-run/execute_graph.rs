@@ -105,6 +105,7 @@ pub fn run(cli: &Cli, source: &Source) -> Result<(), String> {
             seed: cli.seed,
             opaque_kernels: cli.opaque_kernels,
             schedule,
+            iterations: cli.iterations,
             ..ExecuteGraphOptions::default()
         };
         let name = match schedule {
@@ -118,14 +119,9 @@ pub fn run(cli: &Cli, source: &Source) -> Result<(), String> {
                 message
             }
         };
-        let mut outputs = Vec::new();
-        for iteration in 0..cli.iterations {
-            let run = run_execute_graph(&module, &rt, &options).map_err(|e| at(e.to_string()))?;
-            if iteration + 1 == cli.iterations {
-                println!("{}", at(format!("run: {}", run.stats)));
-            }
-            outputs = run.outputs;
-        }
+        let run = run_execute_graph(&module, &rt, &options).map_err(|e| at(e.to_string()))?;
+        println!("{}", at(format!("run: {}", run.stats)));
+        let outputs = run.outputs;
         if let Some(expected) = &expected {
             check(&outputs, &expected[0].outputs).map_err(at)?;
             checked_outputs = outputs.len();

@@ -102,6 +102,12 @@ pub struct Buffers {
 }
 
 impl Buffers {
+    /// Overwrites a model buffer's bytes (a Variable written through a ref output).
+    pub fn write_model(&mut self, id: BufId, bytes: Vec<u8>) {
+        debug_assert_eq!(self.table[id].owner, Owner::Model);
+        self.table[id].tensor.bytes = bytes;
+    }
+
     pub fn get(&self, id: BufId) -> &Buffer {
         &self.table[id]
     }

@@ -7,6 +7,7 @@ use super::{ExecError, ExecuteGraphRun, ExecuteGraphStats, Fault};
 use crate::rtgraph::analysis::placement::{needed_at, CopyKind, SYNC_STREAM};
 use crate::rtgraph::lower::ENSURE_AT_OUT_MEMORY;
 use crate::rtgraph::model::{Endpoint, Kind as RtKind, Module as RtModule, Node, Placement};
+use crate::runtime::reference::collective::Comm;
 use crate::runtime::reference::interp::{
     case_index, check_size, compute_kernel, concat_outputs, predicate, split_outputs,
 };
@@ -30,6 +31,15 @@ pub struct Executor<'p> {
     outputs: Vec<HostTensor>,
     depth: usize,
     schedule: Schedule,
+    /// Per Variable slot of the program, its value until its buffer is made.
+    variables: Vec<HostTensor>,
+    /// Per Variable slot, its model buffer once a node read it (kept across iterations).
+    variable_buffers: Vec<Option<BufId>>,
+    /// The Variable slot a buffer holds.
+    variable_of: HashMap<BufId, usize>,
+    /// The world of one rank the collectives run in (the reference's rendezvous, which
+    /// completes at once with a single rank).
+    comm: Comm,
 }
 
 /// Where an error is.
@@ -77,6 +87,7 @@ impl<'p> Executor<'p> {
         inputs: Vec<HostTensor>,
         opaque_kernels: bool,
         schedule: Schedule,
+        variables: Vec<HostTensor>,
     ) -> Self {
         let ops = program
             .funcs
@@ -97,12 +108,17 @@ impl<'p> Executor<'p> {
             outputs: Vec::new(),
             depth: 0,
             schedule,
+            variable_buffers: vec![None; variables.len()],
+            variables,
+            variable_of: HashMap::new(),
+            comm: Comm::new(1),
         }
     }
 
-    /// Runs the root graph `root` (or the execute graph's only root), then checks that
+    /// Runs the root graph `root` (or the execute graph's only root) `iterations` times,
+    /// the Variables keeping their values from one to the next, and checks after each that
     /// every buffer was released.
-    pub fn run(mut self, root: &str) -> Result<ExecuteGraphRun, ExecError> {
+    pub fn run(mut self, root: &str, iterations: u32) -> Result<ExecuteGraphRun, ExecError> {
         let rt = self.rt;
         let index = rt
             .graph_index(root)
@@ -114,14 +130,16 @@ impl<'p> Executor<'p> {
                     "the execute graph has no root graph `{root}`"
                 ))),
             })?;
-        self.run_graph(index, &[])?;
-        let leaks = self.buffers.leaks();
-        if !leaks.is_empty() {
-            return Err(ExecError {
-                graph: rt.graphs[index].name.clone(),
-                node: "the end of the run".to_owned(),
-                fault: Box::new(Fault::Leak(leaks)),
-            });
+        for _ in 0..iterations.max(1) {
+            self.run_graph(index, &[])?;
+            let leaks = self.buffers.leaks();
+            if !leaks.is_empty() {
+                return Err(ExecError {
+                    graph: rt.graphs[index].name.clone(),
+                    node: "the end of the run".to_owned(),
+                    fault: Box::new(Fault::Leak(leaks)),
+                });
+            }
         }
         let b = &self.buffers;
         self.stats.allocations = b.allocations;
@@ -181,18 +199,22 @@ impl<'p> Executor<'p> {
                 }
                 RtKind::Const => {
                     let op = self.op(&at)?;
-                    let OpKind::Const(bytes) = &op.kind else {
-                        return Err(at.fault(Fault::Unsupported(format!(
-                            "{} `{}` is a Variable: its ref writes are not run on the \
-                             execute graph",
-                            op.ge_type, op.node
-                        ))));
+                    let b = match &op.kind {
+                        OpKind::Const(bytes) => {
+                            let tensor = HostTensor {
+                                desc: op.output_descs[0].clone(),
+                                bytes: bytes.clone(),
+                            };
+                            self.add(&at, tensor, Owner::Model)
+                        }
+                        OpKind::Variable(slot) => self.variable_buffer(&at, *slot)?,
+                        _ => {
+                            return Err(at.malformed(format!(
+                                "is a const, but `{}` is a {} in the ascend module",
+                                op.node, op.ge_type
+                            )))
+                        }
                     };
-                    let tensor = HostTensor {
-                        desc: op.output_descs[0].clone(),
-                        bytes: bytes.clone(),
-                    };
-                    let b = self.add(&at, tensor, Owner::Model);
                     env.insert(output(node, 0), b);
                 }
                 RtKind::InnerData { index, .. } => {
@@ -374,11 +396,71 @@ impl<'p> Executor<'p> {
         } else {
             Owner::Counted
         };
-        let tensors = self.compute(at, op, ins)?;
-        Ok(tensors
-            .into_iter()
-            .map(|t| self.add(at, t, owner.clone()))
-            .collect())
+        let (refs, written): (&[Option<usize>], &[usize]) = match &op.kind {
+            OpKind::Kernel { refs, written, .. } => (refs, written),
+            _ => (&[], &[]),
+        };
+        let mut tensors = self.compute(at, op, ins)?;
+        // ApplyMomentum's `accum` and friends: written into the input's Variable.
+        let extra = tensors.split_off(op.output_descs.len());
+        for (&w, t) in written.iter().zip(extra) {
+            if let Some(&b) = ins.get(w) {
+                self.write_variable(at, b, t)?;
+            }
+        }
+        let mut outs = Vec::with_capacity(tensors.len());
+        for (o, t) in tensors.into_iter().enumerate() {
+            // A ref output on a Variable is the Variable (GE's ref rule): written in place.
+            let target = refs
+                .get(o)
+                .copied()
+                .flatten()
+                .and_then(|i| ins.get(i).copied())
+                .filter(|b| self.variable_of.contains_key(b));
+            let b = match target {
+                Some(b) => {
+                    self.write_variable(at, b, t)?;
+                    b
+                }
+                None => self.add(at, t, owner.clone()),
+            };
+            outs.push(b);
+        }
+        Ok(outs)
+    }
+
+    /// The model buffer of Variable `slot`, made from its value the first time.
+    fn variable_buffer(&mut self, at: &At, slot: usize) -> Result<BufId, ExecError> {
+        if let Some(b) = self.variable_buffers.get(slot).copied().flatten() {
+            return Ok(b);
+        }
+        let tensor = self.variables.get(slot).cloned().ok_or_else(|| {
+            at.malformed(format!(
+                "reads Variable slot {slot}, which the module does not have"
+            ))
+        })?;
+        let b = self.add(at, tensor, Owner::Model);
+        self.variable_buffers[slot] = Some(b);
+        self.variable_of.insert(b, slot);
+        Ok(b)
+    }
+
+    /// Writes `tensor` into buffer `b` when it holds a Variable (a write to another input
+    /// is the kernel's output only, as the reference runs it).
+    fn write_variable(&mut self, at: &At, b: BufId, tensor: HostTensor) -> Result<(), ExecError> {
+        let Some(&slot) = self.variable_of.get(&b) else {
+            return Ok(());
+        };
+        let held = self.buffers.get(b).tensor.bytes.len();
+        if held != tensor.bytes.len() {
+            return Err(at.malformed(format!(
+                "writes {} bytes into Variable `{}` of {held} bytes",
+                tensor.bytes.len(),
+                self.program.variables[slot].name
+            )));
+        }
+        self.buffers.write_model(b, tensor.bytes);
+        Ok(())
     }
 
     /// The op's output tensors, as the reference computes them.
@@ -407,11 +489,16 @@ impl<'p> Executor<'p> {
             }
             OpKind::Split => split_outputs(op, &input(0).bytes).map_err(reference),
             OpKind::Kernel { attrs, written, .. } => {
-                if !written.is_empty() {
-                    return Err(at.fault(Fault::Unsupported(format!(
-                        "{} writes a Variable: ref writes are not run on the execute graph",
-                        op.ge_type
-                    ))));
+                // Inputs the kernel also writes come back as extra outputs, after its own.
+                let mut out_descs = op.output_descs.clone();
+                for &w in written {
+                    let t = ins
+                        .get(w)
+                        .map(|&b| &self.buffers.get(b).tensor)
+                        .ok_or_else(|| {
+                            at.malformed(format!("input {w} (written by the kernel) is missing"))
+                        })?;
+                    out_descs.push(t.desc.clone());
                 }
                 let refs: Vec<TensorRef> = (0..ins.len())
                     .map(|k| {
@@ -423,11 +510,9 @@ impl<'p> Executor<'p> {
                         }
                     })
                     .collect();
-                let buffers =
-                    compute_kernel(op, attrs, &refs, &op.output_descs, self.opaque_kernels)
-                        .map_err(reference)?;
-                Ok(op
-                    .output_descs
+                let buffers = compute_kernel(op, attrs, &refs, &out_descs, self.opaque_kernels)
+                    .map_err(reference)?;
+                Ok(out_descs
                     .iter()
                     .zip(buffers)
                     .map(|(d, b)| with(d, b))
@@ -437,13 +522,22 @@ impl<'p> Executor<'p> {
                 "is a kernel, but `{}` is a {} in the ascend module",
                 op.node, op.ge_type
             ))),
-            OpKind::Collective { .. }
-            | OpKind::While { .. }
+            OpKind::Collective {
+                collective,
+                reduction,
+                root_rank,
+            } => {
+                let inputs = (0..ins.len()).map(|k| input(k).clone()).collect();
+                self.comm
+                    .exchange(0, op, *collective, *reduction, *root_rank, inputs)
+                    .map_err(reference)
+            }
+            OpKind::While { .. }
             | OpKind::Call { .. }
             | OpKind::If { .. }
             | OpKind::Case { .. } => Err(at.fault(Fault::Unsupported(format!(
-                "{} runs subgraphs or other ranks, which the execute graph keeps as one \
-                 kernel without frames; not run here",
+                "{} runs subgraphs, which the execute graph keeps as one kernel without \
+                 frames; not run here",
                 op.ge_type
             )))),
         }

@@ -27,9 +27,13 @@
 //! finds is the graph's. With those, the outputs are compared bit for bit with the
 //! reference interpreter by the caller (`ge-run --execute-graph --check --schedules K`).
 //!
+//! Variables are model memory: one buffer per Variable for the whole run (every
+//! iteration), written in place by a kernel whose ref output (GE's ref rule) or extra
+//! written input (ApplyMomentum's `accum`) is on it, as the reference writes its slot.
+//! Collectives run on one rank (the reference's rendezvous with a world of one).
+//!
 //! Not run here: `While` and `PartitionedCall` (the execute graph keeps them as kernels
-//! without frames), collectives, and Variables (their ref writes); each is refused at the
-//! node.
+//! without frames), refused at the node.
 
 pub mod buffers;
 mod frame;
@@ -46,7 +50,9 @@ use crate::rtgraph::{
     },
 };
 use crate::runtime::reference::ReferenceError;
-use crate::runtime::reference::{program::read_program, rank_inputs, ReferenceOptions};
+use crate::runtime::reference::{
+    initial_variables, program::read_program, rank_inputs, ReferenceOptions,
+};
 use crate::runtime::tensor::HostTensor;
 use buffers::LifetimeFault;
 use melior::ir::Module;
@@ -64,9 +70,11 @@ pub struct ExecuteGraphOptions {
     /// `None`: ready nodes run in node order ([`schedule::Schedule::Priority`]);
     /// `Some(seed)`: in a seeded random order.
     pub schedule: Option<u64>,
+    /// Runs of the root graph, the Variables keeping their values (0 is one run).
+    pub iterations: u32,
 }
 
-/// What one run did.
+/// What a run did, summed over its iterations.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ExecuteGraphStats {
     /// Kernel nodes run (copies and SyncStream included).
@@ -241,7 +249,7 @@ pub fn build_execute_graph(
     Ok(rt)
 }
 
-/// Runs `rt`, the execute graph of the compiled `module`, once.
+/// Runs `rt`, the execute graph of the compiled `module`, `options.iterations` times.
 pub fn run_execute_graph(
     module: &Module<'_>,
     rt: &RtModule,
@@ -262,5 +270,14 @@ pub fn run_execute_graph(
     let inputs =
         rank_inputs(&program, &reference, 0).map_err(|e| at_module(Fault::Reference(e)))?;
     let schedule = schedule::Schedule::new(options.schedule);
-    frame::Executor::new(&program, rt, inputs, options.opaque_kernels, schedule).run(root)
+    let variables = initial_variables(&program, options.seed);
+    frame::Executor::new(
+        &program,
+        rt,
+        inputs,
+        options.opaque_kernels,
+        schedule,
+        variables,
+    )
+    .run(root, options.iterations)
 }

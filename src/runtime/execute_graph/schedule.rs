@@ -1,7 +1,8 @@
 //! The order a frame's nodes run in: gert's dependencies, and a schedule over them.
 //!
 //! A node runs once every node it depends on ran:
-//! * the producers of its inputs (the data edges);
+//! * the producers of its inputs (the data edges) and the nodes of its `after` (the
+//!   compute graph's control edges);
 //! * for a guarder, every other reader of the tensor it releases, or of a view of it (a
 //!   Reshape or Phony output, which is its input's memory: gert's lowering hands such an
 //!   op's consumers the input's address holder itself), except the graph's (inner)
@@ -98,6 +99,15 @@ pub fn dependencies(graph: &Graph) -> Result<Vec<Vec<usize>>, (usize, String)> {
         }
         if matches!(&node.kind, Kind::Kernel { op_type } if is_view(op_type)) {
             memory_of.insert(node.id, memory);
+        }
+        for before in &node.after {
+            let Some(&p) = position.get(before) else {
+                return Err((
+                    i,
+                    format!("runs after node #{}, which is not in this graph", before.0),
+                ));
+            };
+            waits[i].push(p);
         }
         if matches!(&node.kind, Kind::Kernel { op_type } if op_type == SYNC_STREAM) {
             for e in &node.inputs {

@@ -346,19 +346,35 @@ graph main {
 }
 
 #[test]
-fn while_loops_and_variables_are_refused_at_the_node() {
+fn while_loops_are_refused_at_the_node() {
     let ge = r#"
 graph main {
-  x = Data() {index = 0} : f32[8]
-  v = Variable() : f32[8]
-  y = Add(x, v) : f32[8]
-  return y
+  x = Data() {index = 0} : f32[4]
+  i = Const() {value = dense<i32[]>(0)} : i32[]
+  w = While(i, x) {cond = @c, body = @b} : (i32[], f32[4])
+  return w:1
+}
+
+graph c {
+  ci = Data() {index = 0} : i32[]
+  cx = Data() {index = 1} : f32[4]
+  three = Const() {value = dense<i32[]>(3)} : i32[]
+  cl = "Less"(ci, three) : bool[]
+  return cl
+}
+
+graph b {
+  bi = Data() {index = 0} : i32[]
+  bx = Data() {index = 1} : f32[4]
+  one = Const() {value = dense<i32[]>(1)} : i32[]
+  bi1 = Add(bi, one) : i32[]
+  return bi1, bx
 }
 "#;
-    let (e, _) = run_with(ge, RtPasses::default(), |_| {}, vec![f32t(&[1.0; 8])]);
+    let (e, _) = run_with(ge, RtPasses::default(), |_| {}, vec![f32t(&[1.0; 4])]);
     let e = e.unwrap_err();
     assert!(matches!(*e.fault, Fault::Unsupported(_)), "{e}");
-    assert_eq!(e.node, "`v`");
+    assert_eq!(e.node, "`w`");
 }
 
 #[test]
@@ -568,4 +584,85 @@ fn a_device_to_host_copy_waits_for_its_sync_stream_in_every_schedule() {
         let run = run.unwrap_or_else(|e| panic!("{e}"));
         assert!(run.stats.syncs >= 1, "{}", run.stats);
     }
+}
+
+/// A Variable read by `scaled` and then updated in place by `assign`, the read ordered
+/// before the write only by the control edge `^scaled`.
+const TRAINING_STEP: &str = r#"
+graph main {
+  x = Data() {index = 0} : f32[4]
+  w = Variable() : f32[4]
+  one = Const() {value = dense<f32[4]>[1.0, 1.0, 1.0, 1.0]} : f32[4]
+  scaled = Mul(x, w) : f32[4]
+  next = Add(w, one) : f32[4]
+  assign = Assign(w, next, ^scaled) : f32[4]
+  return scaled
+}
+"#;
+
+#[test]
+fn variables_are_written_in_place_and_carry_over_iterations() {
+    let context = crate::dialect::new_context();
+    let mut module = crate::syntax::import::import_ge(&context, TRAINING_STEP, "t.ge").unwrap();
+    let manager = crate::ir::pass_manager::module_pass_manager(&context);
+    Pipeline::from_flags(&["ge-compile".to_owned()])
+        .unwrap()
+        .add_to(&manager, &PassStatistics::default())
+        .unwrap();
+    manager.run(&mut module).expect("--ge-compile succeeds");
+    let rt = build_execute_graph(&module, "main", RtPasses::default()).unwrap();
+    let x = f32t(&[1.0, 2.0, 3.0, 4.0]);
+    for iterations in [1, 3] {
+        let expected = run_reference(
+            &module,
+            &ReferenceOptions {
+                inputs: vec![vec![x.clone()]],
+                iterations,
+                ..ReferenceOptions::default()
+            },
+        )
+        .unwrap();
+        for schedule in some_schedules() {
+            let options = ExecuteGraphOptions {
+                inputs: vec![x.clone()],
+                schedule,
+                iterations,
+                ..ExecuteGraphOptions::default()
+            };
+            let run = run_execute_graph(&module, &rt, &options)
+                .unwrap_or_else(|e| panic!("schedule {schedule:?}: {e}"));
+            assert_eq!(
+                run.outputs, expected[0].outputs,
+                "{iterations} iteration(s), schedule {schedule:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn without_its_control_edge_a_random_schedule_reads_the_variable_after_its_update() {
+    // The compute graph's `^scaled` is the only thing that orders the read of `w` before
+    // `assign` writes it: dropped from the execute graph, some orders read the new value.
+    let (runs, expected) = run_schedules(
+        TRAINING_STEP,
+        true,
+        RtPasses::default(),
+        |rt| {
+            let (g, assign) = find(rt, "main", |n| n.name == "assign");
+            let node = rt.graphs[g].node_mut(assign).unwrap();
+            assert!(!node.after.is_empty(), "the lowering keeps ^scaled");
+            node.after.clear();
+        },
+        vec![f32t(&[1.0, 2.0, 3.0, 4.0])],
+        &some_schedules(),
+    );
+    let outputs: Vec<Vec<HostTensor>> = runs
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| panic!("{e}")).outputs)
+        .collect();
+    assert_eq!(outputs[0], expected, "node order reads w first");
+    assert!(
+        outputs.iter().any(|o| *o != expected),
+        "no schedule ran the update before the read"
+    );
 }

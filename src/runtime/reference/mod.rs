@@ -26,7 +26,7 @@
 //!   effect (control operands only order, and program order already respects them).
 
 mod attrs;
-mod collective;
+pub(crate) mod collective;
 pub(crate) mod interp;
 pub(crate) mod program;
 #[cfg(test)]
@@ -202,17 +202,7 @@ fn run_program(
     let inputs: Vec<Vec<HostTensor>> = (0..options.ranks)
         .map(|r| rank_inputs(program, options, r))
         .collect::<Result<_, _>>()?;
-    let initial: Vec<HostTensor> = program
-        .variables
-        .iter()
-        .map(|v| match &v.init {
-            Some(bytes) => HostTensor {
-                desc: v.desc.clone(),
-                bytes: bytes.clone(),
-            },
-            None => seeded(options.seed, &variable_seed_name(&v.name), &v.desc),
-        })
-        .collect();
+    let initial = initial_variables(program, options.seed);
     let comm = collective::Comm::new(options.ranks as usize);
     let run_rank = |rank: u32| -> Result<ReferenceResult, ReferenceError> {
         let mut interp = interp::Rank::new(
@@ -321,6 +311,22 @@ pub(crate) fn rank_inputs(
                 &input_seed_name(&decl.node),
                 &decl.desc,
             )),
+        })
+        .collect()
+}
+
+/// Every Variable's value before the first iteration, by slot: its `value` when it has one,
+/// else seeded with `seed` (shared with the execute-graph executor, so both start alike).
+pub(crate) fn initial_variables(program: &Program, seed: u64) -> Vec<HostTensor> {
+    program
+        .variables
+        .iter()
+        .map(|v| match &v.init {
+            Some(bytes) => HostTensor {
+                desc: v.desc.clone(),
+                bytes: bytes.clone(),
+            },
+            None => seeded(seed, &variable_seed_name(&v.name), &v.desc),
         })
         .collect()
 }
