@@ -159,7 +159,10 @@ fn a_missing_input_is_the_seeded_one() {
         ..RunOptions::default()
     };
     let result = run_model(&model, &options).unwrap();
-    assert_eq!(result.ranks[0].outputs[0], seeded_input(&model, 0, 11, 0));
+    assert_eq!(
+        result.ranks[0].outputs[0],
+        seeded_input(&model.inputs, 0, 11, 0)
+    );
 }
 
 #[test]

@@ -128,7 +128,7 @@ fn reuse_serves_later_loads_from_the_streams_of_earlier_ones() {
     assert_eq!(reused.loads, fresh.loads);
     assert_eq!(reused.loads.len(), 12);
     for (position, outputs) in &reused.loads {
-        let input = ge_mlir::runtime::executor::seeded_input(&models[*position], 0, 0, 0);
+        let input = ge_mlir::runtime::executor::seeded_input(&models[*position].inputs, 0, 0, 0);
         assert_eq!(outputs[0].bytes, input.bytes);
     }
 }

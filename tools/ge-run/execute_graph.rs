@@ -9,7 +9,9 @@ use ge_mlir::{
     rtgraph::model::{Kind, Module as RtModule},
     runtime::{
         compare::compare_bitwise,
-        execute_graph::{build_execute_graph, run_execute_graph, ExecuteGraphOptions, RtPasses},
+        execute_graph::{
+            build_execute_graph, model_inputs, run_execute_graph, ExecuteGraphOptions, RtPasses,
+        },
         executor::{HostMutation, MemoryMode},
         tensor::HostTensor,
     },
@@ -35,10 +37,6 @@ fn refused_options(cli: &Cli) -> Vec<&'static str> {
             refused.push(name);
         }
     };
-    refuse(
-        !cli.inputs.is_empty(),
-        "--input (inputs are seeded with --seed)",
-    );
     refuse(cli.ranks > 1, "--ranks");
     refuse(!cli.models.is_empty() || cli.loads > 1, "--models/--loads");
     refuse(cli.zero_copy.is_some(), "--zero-copy");
@@ -85,6 +83,8 @@ pub fn run(cli: &Cli, source: &Source) -> Result<(), String> {
     }
     let session = Session::new();
     let module = session.compiled(source, cli.pipeline_options.as_deref())?;
+    let model_inputs = model_inputs(&module, "main").map_err(|e| e.to_string())?;
+    let inputs = crate::read_inputs(cli, &model_inputs)?;
     let passes = RtPasses {
         chain_conflict: !cli.rt_skip.contains(&RtSkip::ChainConflict),
         subgraph_guarders: !cli.rt_skip.contains(&RtSkip::SubgraphGuarders),
@@ -94,7 +94,7 @@ pub fn run(cli: &Cli, source: &Source) -> Result<(), String> {
         .map_err(|e| format!("cannot build the execute graph of `{}`: {e}", source.path))?;
     println!("{}", summary(&rt));
     let expected = if cli.check {
-        Some(crate::reference(&session, source, cli, Vec::new())?)
+        Some(crate::reference(&session, source, cli, inputs.clone())?)
     } else {
         None
     };
@@ -106,6 +106,7 @@ pub fn run(cli: &Cli, source: &Source) -> Result<(), String> {
             opaque_kernels: cli.opaque_kernels,
             schedule,
             iterations: cli.iterations,
+            inputs: inputs.first().cloned().unwrap_or_default(),
             ..ExecuteGraphOptions::default()
         };
         let name = match schedule {

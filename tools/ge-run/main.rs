@@ -17,7 +17,7 @@ mod zero_copy;
 use clap::{Parser, ValueEnum};
 use compile::{InputKind, Session, Source};
 use ge_mlir::{
-    lowering::model::TaskModel,
+    lowering::model::{Input, TaskModel},
     runtime::{
         compare::compare_bitwise,
         device::Device,
@@ -242,7 +242,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     }
     let session = Session::new();
     let model = session.task_model(&source, cli.pipeline_options.as_deref())?;
-    let inputs = read_inputs(cli, &model)?;
+    let inputs = read_inputs(cli, &model.inputs)?;
     let mut options = base_options(cli);
     options.inputs = inputs.clone();
     options.trace = cli.trace.is_some() || cli.report || cli.timeline.is_some();
@@ -492,7 +492,10 @@ fn progress_bar(total: u64) -> ProgressBar {
 
 /// Every `--input`, read and checked against the model, by rank; the missing ones in
 /// between are the seeded ones.
-fn read_inputs(cli: &Cli, model: &TaskModel) -> Result<Vec<Vec<HostTensor>>, String> {
+pub(crate) fn read_inputs(
+    cli: &Cli,
+    model_inputs: &[Input],
+) -> Result<Vec<Vec<HostTensor>>, String> {
     let mut given: BTreeMap<(Option<u32>, usize), HostTensor> = BTreeMap::new();
     for spec in &cli.inputs {
         let bad = |why: &str| format!("--input `{spec}`: {why}");
@@ -517,15 +520,13 @@ fn read_inputs(cli: &Cli, model: &TaskModel) -> Result<Vec<Vec<HostTensor>>, Str
         if name.is_empty() || file.is_empty() {
             return Err(bad("expected NAME_OR_INDEX=FILE"));
         }
-        let position = model
-            .inputs
+        let position = model_inputs
             .iter()
             .position(|input| {
                 name.parse::<u32>().is_ok_and(|index| index == input.index) || input.node == name
             })
             .ok_or_else(|| {
-                let known: Vec<String> = model
-                    .inputs
+                let known: Vec<String> = model_inputs
                     .iter()
                     .map(|i| format!("{} `{}`", i.index, i.node))
                     .collect();
@@ -545,7 +546,7 @@ fn read_inputs(cli: &Cli, model: &TaskModel) -> Result<Vec<Vec<HostTensor>>, Str
             npy::read(file)
         }
         .map_err(|e| bad(&e))?;
-        check_input(model, position, &tensor).map_err(|e| bad(&e.to_string()))?;
+        check_input(model_inputs, position, &tensor).map_err(|e| bad(&e.to_string()))?;
         given.insert((rank, position), tensor);
     }
     if given.is_empty() {
@@ -553,13 +554,13 @@ fn read_inputs(cli: &Cli, model: &TaskModel) -> Result<Vec<Vec<HostTensor>>, Str
     }
     Ok((0..cli.ranks)
         .map(|rank| {
-            (0..model.inputs.len())
+            (0..model_inputs.len())
                 .map(|position| {
                     given
                         .get(&(Some(rank), position))
                         .or_else(|| given.get(&(None, position)))
                         .cloned()
-                        .unwrap_or_else(|| seeded_input(model, position, cli.seed, rank))
+                        .unwrap_or_else(|| seeded_input(model_inputs, position, cli.seed, rank))
                 })
                 .collect()
         })

@@ -41,6 +41,7 @@ pub mod schedule;
 #[cfg(test)]
 mod tests;
 
+use crate::lowering::model::Input;
 use crate::rtgraph::{
     lower::lower_module,
     model::{Module as RtModule, Placement},
@@ -247,6 +248,26 @@ pub fn build_execute_graph(
         insert_placement_copies(&mut rt);
     }
     Ok(rt)
+}
+
+/// The model inputs of `module`'s root graph `root` in index order, as `ge-run --input`
+/// names and checks them.
+pub fn model_inputs(module: &Module<'_>, root: &str) -> Result<Vec<Input>, ExecError> {
+    let program = read_program(module, root).map_err(|e| ExecError {
+        graph: root.to_owned(),
+        node: "the module".to_owned(),
+        fault: Box::new(Fault::Reference(e)),
+    })?;
+    Ok(program
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(k, decl)| Input {
+            index: k as u32,
+            node: decl.node.clone(),
+            desc: decl.desc.clone(),
+        })
+        .collect())
 }
 
 /// Runs `rt`, the execute graph of the compiled `module`, `options.iterations` times.

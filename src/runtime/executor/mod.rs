@@ -12,7 +12,7 @@ pub mod report;
 pub mod zero_copy;
 
 use crate::{
-    lowering::model::{Task, TaskModel},
+    lowering::model::{Input, Task, TaskModel},
     runtime::{
         device::{self, Device},
         error::RuntimeError,
@@ -128,9 +128,10 @@ pub struct RunResult {
     pub memory: Vec<DynamicMemoryReport>,
 }
 
-/// Model input `position` of rank `rank` when nobody supplied it (tensor.rs).
-pub fn seeded_input(model: &TaskModel, position: usize, seed: u64, rank: u32) -> HostTensor {
-    let input = &model.inputs[position];
+/// Model input `position` (of a model's `inputs`) of rank `rank` when nobody supplied it
+/// (tensor.rs).
+pub fn seeded_input(inputs: &[Input], position: usize, seed: u64, rank: u32) -> HostTensor {
+    let input = &inputs[position];
     HostTensor {
         desc: input.desc.clone(),
         bytes: ascend_kernels::seeded_fill(
@@ -169,8 +170,10 @@ fn rank_inputs(
             }
             (0..model.inputs.len())
                 .map(|position| match given.get(position) {
-                    Some(tensor) => check_input(model, position, tensor).map(|()| tensor.clone()),
-                    None => Ok(seeded_input(model, position, options.seed, rank)),
+                    Some(tensor) => {
+                        check_input(&model.inputs, position, tensor).map(|()| tensor.clone())
+                    }
+                    None => Ok(seeded_input(&model.inputs, position, options.seed, rank)),
                 })
                 .collect()
         })
@@ -179,11 +182,11 @@ fn rank_inputs(
 
 /// A supplied input must have the model input's element type, shape and byte count.
 pub fn check_input(
-    model: &TaskModel,
+    inputs: &[Input],
     position: usize,
     tensor: &HostTensor,
 ) -> Result<(), RuntimeError> {
-    let input = &model.inputs[position];
+    let input = &inputs[position];
     let want = &input.desc;
     if tensor.desc.dtype != want.dtype || tensor.desc.dims != want.dims {
         return Err(RuntimeError::Input(format!(
