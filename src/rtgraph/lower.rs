@@ -21,7 +21,13 @@
 //!   execute-graph dependencies); a `func.return`'s are dropped, as a frame ends only
 //!   after all its nodes ran.
 //!
-//! `While` and `PartitionedCall` stay kernels (their frames are not modelled here).
+//! * `PartitionedCall` → its callee's nodes in the caller's graph (gert's
+//!   `LoweringPartitionedCall`): the callee's `Data` are the call's inputs, its return's
+//!   inputs the call's results; the nodes keep their names (one the caller has already is an
+//!   error at the call); a control edge into the call orders every inlined node, one from
+//!   the call waits for all of them.
+//!
+//! `While` stays a kernel (its frames are not modelled here).
 
 use super::analysis::placement::placement_of;
 use super::model::{Endpoint, Graph, Kind, Module, NodeId, Placement};
@@ -32,7 +38,7 @@ use crate::{
 use melior::ir::{
     attribute::{ArrayAttribute, AttributeLike, FlatSymbolRefAttribute},
     operation::OperationLike,
-    BlockLike, OperationRef, RegionLike,
+    BlockLike, BlockRef, OperationRef, RegionLike,
 };
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -138,7 +144,7 @@ pub fn lower_module<'c>(
             ));
             continue;
         };
-        match lower_graph(func, &name, root, &parent) {
+        match lower_graph(&funcs, func, &name, root, &parent) {
             Ok((graph, branches)) => {
                 lowered.graphs.push(graph);
                 queue.extend(branches.into_iter().map(|(b, g)| (b, false, g)));
@@ -208,24 +214,171 @@ struct ParentInputs {
 
 type Lowered = (Graph, Vec<(String, ParentInputs)>);
 
-fn lower_graph<'c>(
-    func: OperationRef<'c, '_>,
+fn lower_graph<'c, 'a>(
+    funcs: &BTreeMap<String, OperationRef<'c, 'a>>,
+    func: OperationRef<'c, 'a>,
     name: &str,
     root: bool,
     parent: &ParentInputs,
 ) -> Result<Lowered, Vec<LocatedError<'c>>> {
-    let mut graph = Graph::new(name, root);
-    let mut errors = Vec::new();
-    let mut branches = Vec::new();
-    let mut ids: HashMap<ops::OpKey, NodeId> = HashMap::new();
-    // out-anchors with a guarder in this graph
-    let mut guarded: HashSet<Endpoint> = HashSet::new();
     let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {
         return Err(vec![LocatedError::at(
             func,
             "lower-to-rt: a function without a body",
         )]);
     };
+    let mut cx = GraphCx {
+        funcs,
+        graph: Graph::new(name, root),
+        errors: Vec::new(),
+        branches: Vec::new(),
+        ids: HashMap::new(),
+        aliases: HashMap::new(),
+        inlined: HashMap::new(),
+        guarded: HashSet::new(),
+        root,
+        parent,
+    };
+    lower_block(&mut cx, block, None);
+    if cx.errors.is_empty() {
+        Ok((cx.graph, cx.branches))
+    } else {
+        Err(cx.errors)
+    }
+}
+
+/// PartitionedCalls nest no deeper than this when inlined (a callee that calls itself).
+const MAX_INLINE_DEPTH: usize = 64;
+
+/// A PartitionedCall being inlined: the callee's `Data {index = k}` is `args[k]`.
+struct Inline {
+    args: Vec<Endpoint>,
+    depth: usize,
+}
+
+/// One graph being lowered.
+struct GraphCx<'c, 'a, 'f> {
+    funcs: &'f BTreeMap<String, OperationRef<'c, 'a>>,
+    graph: Graph,
+    errors: Vec<LocatedError<'c>>,
+    branches: Vec<(String, ParentInputs)>,
+    ids: HashMap<ops::OpKey, NodeId>,
+    /// Results that are another node's output: an inlined call's results and its
+    /// callee's Data.
+    aliases: HashMap<(ops::OpKey, u32), Endpoint>,
+    /// Per inlined call, the named nodes its body became.
+    inlined: HashMap<ops::OpKey, Vec<NodeId>>,
+    /// out-anchors with a guarder in this graph
+    guarded: HashSet<Endpoint>,
+    root: bool,
+    parent: &'f ParentInputs,
+}
+
+impl<'c, 'a> GraphCx<'c, 'a, '_> {
+    /// The execute-graph value of result `result` of `from`.
+    fn endpoint(&self, from: OperationRef<'c, 'a>, result: usize) -> Option<Endpoint> {
+        let key = ops::OpKey::of(from);
+        if let Some(&e) = self.aliases.get(&(key, result as u32)) {
+            return Some(e);
+        }
+        self.ids.get(&key).map(|&node| Endpoint {
+            node,
+            output: result as u32,
+        })
+    }
+
+    /// The nodes `op`'s in-control edges name: a lowered op's node, or every node of an
+    /// inlined call (the call is done when they are).
+    fn control_edges(&mut self, op: OperationRef<'c, 'a>) -> Vec<NodeId> {
+        let mut after = Vec::new();
+        for pred in ops::ctrl_predecessors(op) {
+            let key = ops::OpKey::of(pred);
+            if let Some(nodes) = self.inlined.get(&key) {
+                after.extend(nodes.iter().copied());
+                continue;
+            }
+            match self.ids.get(&key) {
+                Some(&p) if self.graph.node(p).is_some_and(|n| !n.name.is_empty()) => after.push(p),
+                Some(_) => self.errors.push(LocatedError::at(
+                    op,
+                    "lower-to-rt: a control edge from an op without a name (the execute \
+                     graph names the nodes a node runs after)",
+                )),
+                None => self.errors.push(LocatedError::at(
+                    op,
+                    "lower-to-rt: a control edge from an op that was not lowered",
+                )),
+            }
+        }
+        after.sort_unstable();
+        after.dedup();
+        after
+    }
+
+    /// gert's LoweringPartitionedCall: the callee's nodes are lowered into this graph, its
+    /// Data are the call's inputs and its return's inputs the call's results. Its nodes
+    /// keep their names, so a name the graph has already is an error at the call.
+    fn inline_call(
+        &mut self,
+        call: OperationRef<'c, 'a>,
+        def: Option<&OpDef>,
+        name: &str,
+        args: Vec<Endpoint>,
+        depth: usize,
+    ) {
+        let at = |m: String| {
+            LocatedError::at(call, format!("lower-to-rt: PartitionedCall `{name}` {m}"))
+        };
+        let callee = def.map(|d| branches_of(call, d)).unwrap_or_default();
+        let Some(body) = callee
+            .first()
+            .and_then(|f| self.funcs.get(f))
+            .and_then(|f| f.region(0).ok())
+            .and_then(|r| r.first_block())
+        else {
+            self.errors.push(at(format!(
+                "calls {callee:?}, which is no function with a body"
+            )));
+            return;
+        };
+        if depth >= MAX_INLINE_DEPTH {
+            self.errors.push(at(format!(
+                "nests calls deeper than {MAX_INLINE_DEPTH} (a function that calls itself?)"
+            )));
+            return;
+        }
+        let names: HashSet<String> = self.graph.nodes.iter().map(|n| n.name.clone()).collect();
+        let first = self.graph.nodes.len();
+        let before = self.control_edges(call);
+        let results = lower_block(self, body, Some(&Inline { args, depth }));
+        let mut nodes = Vec::new();
+        for node in &mut self.graph.nodes[first..] {
+            if node.name.is_empty() {
+                continue;
+            }
+            if names.contains(&node.name) {
+                self.errors.push(at(format!(
+                    "inlines a node `{}` into @{}, which has a node of that name already",
+                    node.name, self.graph.name
+                )));
+            }
+            node.after.extend(before.iter().copied());
+            nodes.push(node.id);
+        }
+        for (k, e) in results.unwrap_or_default().into_iter().enumerate() {
+            self.aliases.insert((ops::OpKey::of(call), k as u32), e);
+        }
+        self.inlined.insert(ops::OpKey::of(call), nodes);
+    }
+}
+
+/// Lowers the ops of `block` into `cx`'s graph; for an inlined callee (`inline`), returns
+/// its return's inputs.
+fn lower_block<'c, 'a>(
+    cx: &mut GraphCx<'c, 'a, '_>,
+    block: BlockRef<'c, 'a>,
+    inline: Option<&Inline>,
+) -> Option<Vec<Endpoint>> {
     let mut next = block.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
@@ -234,14 +387,14 @@ fn lower_graph<'c>(
         let is_input = has(def, Trait::GraphInput) || has(def, Trait::DataLike);
         let mut inputs = Vec::new();
         // A Data reads its function argument (root) or the parent's input (branch): no
-        // edge of the execute graph.
+        // edge of the execute cx.graph.
         let operands = if is_input {
             Vec::new()
         } else {
             ops::data_operands(op)
         };
         if let Some(m) = ops::unconnected_message(op) {
-            errors.push(LocatedError::at(
+            cx.errors.push(LocatedError::at(
                 op,
                 format!(
                     "lower-to-rt: {m}: the execute graph's kernel inputs are positional, \
@@ -251,33 +404,33 @@ fn lower_graph<'c>(
         }
         for value in operands {
             match ops::producer(value) {
-                ops::Producer::Op { op: from, result } => match ids.get(&ops::OpKey::of(from)) {
-                    Some(&node) => inputs.push(Endpoint {
-                        node,
-                        output: result as u32,
-                    }),
-                    None => errors.push(LocatedError::at(
+                ops::Producer::Op { op: from, result } => match cx.endpoint(from, result) {
+                    Some(e) => inputs.push(e),
+                    None => cx.errors.push(LocatedError::at(
                         op,
                         "lower-to-rt: an operand from an op that was not lowered",
                     )),
                 },
-                ops::Producer::Arg { .. } => errors.push(LocatedError::at(
+                ops::Producer::Arg { .. } => cx.errors.push(LocatedError::at(
                     op,
                     "lower-to-rt: a function argument as operand (graphs take inputs through Data)",
                 )),
             }
         }
         if op_name == "func.return" {
-            if root {
-                let outs = ensure_at_out_memory(&mut graph, inputs);
-                graph.push(Kind::NetOutput, "", outs, 0);
+            if inline.is_some() {
+                return Some(inputs);
+            }
+            if cx.root {
+                let outs = ensure_at_out_memory(&mut cx.graph, inputs);
+                cx.graph.push(Kind::NetOutput, "", outs, 0);
             } else {
-                graph.push(Kind::InnerNetOutput, "", inputs, 0);
+                cx.graph.push(Kind::InnerNetOutput, "", inputs, 0);
             }
             continue;
         }
         if !ops::is_ascend_op(op) {
-            errors.push(LocatedError::at(
+            cx.errors.push(LocatedError::at(
                 op,
                 format!("lower-to-rt: `{op_name}` is not an ascend op"),
             ));
@@ -291,7 +444,7 @@ fn lower_graph<'c>(
             Some(text) => match Placement::parse(text) {
                 Some(p) => Some(p),
                 None => {
-                    errors.push(LocatedError::at(
+                    cx.errors.push(LocatedError::at(
                         op,
                         format!("lower-to-rt: {PLACEMENT_ATTR} `{text}` is not host, hbm or p2p"),
                     ));
@@ -299,19 +452,49 @@ fn lower_graph<'c>(
                 }
             },
         };
+        if let (true, Some(call)) = (is_input, inline) {
+            // gert's LoweringPartitionedCallInput: the callee's Data is the call's input.
+            let index = ops::int_attr(op, "index").unwrap_or(0);
+            match usize::try_from(index).ok().and_then(|i| call.args.get(i)) {
+                Some(&e) => {
+                    cx.aliases.insert((ops::OpKey::of(op), 0), e);
+                }
+                None => cx.errors.push(LocatedError::at(
+                    op,
+                    format!(
+                        "lower-to-rt: Data index {index} of a PartitionedCall body given {} inputs",
+                        call.args.len()
+                    ),
+                )),
+            }
+            continue;
+        }
+        if has(def, Trait::PartitionedCall) {
+            cx.inline_call(
+                op,
+                def,
+                &node_name,
+                inputs,
+                inline.map_or(0, |c| c.depth + 1),
+            );
+            continue;
+        }
         let id = if is_input {
             let index = ops::int_attr(op, "index").unwrap_or(0);
-            if root {
-                let id = graph.push(Kind::Data { index }, node_name, inputs, outputs);
-                graph.node_mut(id).expect("pushed").placement =
+            if cx.root {
+                let id = cx
+                    .graph
+                    .push(Kind::Data { index }, node_name, inputs, outputs);
+                cx.graph.node_mut(id).expect("pushed").placement =
                     Some(explicit.unwrap_or(Placement::Hbm));
                 id
             } else {
-                let guarder_outside = parent
+                let guarder_outside = cx
+                    .parent
                     .guarded
                     .contains(&index)
                     .then(|| "FreeMemory".to_string());
-                let id = graph.push(
+                let id = cx.graph.push(
                     Kind::InnerData {
                         index,
                         guarder_outside,
@@ -320,13 +503,13 @@ fn lower_graph<'c>(
                     inputs,
                     outputs,
                 );
-                graph.node_mut(id).expect("pushed").placement =
-                    parent.placement.get(&index).copied();
+                cx.graph.node_mut(id).expect("pushed").placement =
+                    cx.parent.placement.get(&index).copied();
                 id
             }
         } else if has(def, Trait::ConstLike) || has(def, Trait::VarLike) {
-            let id = graph.push(Kind::Const, node_name, inputs, outputs);
-            graph.node_mut(id).expect("pushed").placement =
+            let id = cx.graph.push(Kind::Const, node_name, inputs, outputs);
+            cx.graph.node_mut(id).expect("pushed").placement =
                 Some(explicit.unwrap_or(Placement::Hbm));
             id
         } else if has(def, Trait::Conditional) {
@@ -337,20 +520,20 @@ fn lower_graph<'c>(
                     .iter()
                     .enumerate()
                     .skip(1)
-                    .filter(|(_, e)| guarded.contains(*e))
+                    .filter(|(_, e)| cx.guarded.contains(*e))
                     .map(|(k, _)| k as i64 - 1)
                     .collect(),
                 placement: inputs
                     .iter()
                     .enumerate()
                     .skip(1)
-                    .filter_map(|(k, &e)| Some((k as i64 - 1, placement_of(&graph, e)?)))
+                    .filter_map(|(k, &e)| Some((k as i64 - 1, placement_of(&cx.graph, e)?)))
                     .collect(),
             };
             for b in &list {
-                branches.push((b.clone(), outer.clone()));
+                cx.branches.push((b.clone(), outer.clone()));
             }
-            graph.push(
+            cx.graph.push(
                 Kind::Cond {
                     op_type: ge_type,
                     branches: list,
@@ -363,24 +546,25 @@ fn lower_graph<'c>(
             let placement = match kernel_placement(op) {
                 Ok(p) => p,
                 Err(m) => {
-                    errors.push(LocatedError::at(op, format!("lower-to-rt: {m}")));
+                    cx.errors
+                        .push(LocatedError::at(op, format!("lower-to-rt: {m}")));
                     continue;
                 }
             };
-            let id = graph.push(
+            let id = cx.graph.push(
                 Kind::Kernel { op_type: ge_type },
                 node_name,
                 inputs,
                 outputs,
             );
-            graph.node_mut(id).expect("pushed").placement = Some(placement);
+            cx.graph.node_mut(id).expect("pushed").placement = Some(placement);
             if !has(def, Trait::Phony) && !has(def, Trait::Reshape) {
                 for k in 0..outputs {
                     let e = Endpoint {
                         node: id,
                         output: k,
                     };
-                    graph.push(
+                    cx.graph.push(
                         Kind::Guarder {
                             guarder_type: "FreeMemory".into(),
                             release_index: 0,
@@ -389,33 +573,14 @@ fn lower_graph<'c>(
                         vec![e],
                         0,
                     );
-                    guarded.insert(e);
+                    cx.guarded.insert(e);
                 }
             }
             id
         };
-        ids.insert(ops::OpKey::of(op), id);
-        let mut after = Vec::new();
-        for pred in ops::ctrl_predecessors(op) {
-            match ids.get(&ops::OpKey::of(pred)) {
-                Some(&p) if graph.node(p).is_some_and(|n| !n.name.is_empty()) => after.push(p),
-                Some(_) => errors.push(LocatedError::at(
-                    op,
-                    "lower-to-rt: a control edge from an op without a name (the execute \
-                     graph names the nodes a node runs after)",
-                )),
-                None => errors.push(LocatedError::at(
-                    op,
-                    "lower-to-rt: a control edge from an op that was not lowered",
-                )),
-            }
-        }
-        after.dedup();
-        graph.node_mut(id).expect("pushed").after = after;
+        cx.ids.insert(ops::OpKey::of(op), id);
+        let after = cx.control_edges(op);
+        cx.graph.node_mut(id).expect("pushed").after = after;
     }
-    if errors.is_empty() {
-        Ok((graph, branches))
-    } else {
-        Err(errors)
-    }
+    None
 }

@@ -80,6 +80,27 @@ fn output(node: &Node, k: u32) -> Endpoint {
     }
 }
 
+/// The ops of function `f` by node name, then those of the functions its PartitionedCalls
+/// call (the lowering inlines them into `f`'s graph, names kept and unique there).
+fn ops_by_name<'p>(
+    program: &'p Program,
+    f: usize,
+    into: &mut HashMap<&'p str, &'p Op>,
+    depth: usize,
+) {
+    let func = &program.funcs[f];
+    for op in &func.ops {
+        into.entry(op.node.as_str()).or_insert(op);
+    }
+    if depth < MAX_FRAME_DEPTH {
+        for op in &func.ops {
+            if let OpKind::Call { f: callee } = op.kind {
+                ops_by_name(program, callee, into, depth + 1);
+            }
+        }
+    }
+}
+
 impl<'p> Executor<'p> {
     pub fn new(
         program: &'p Program,
@@ -89,12 +110,11 @@ impl<'p> Executor<'p> {
         schedule: Schedule,
         variables: Vec<HostTensor>,
     ) -> Self {
-        let ops = program
-            .funcs
-            .iter()
+        let ops = (0..program.funcs.len())
             .map(|f| {
-                let by_name = f.ops.iter().map(|op| (op.node.as_str(), op)).collect();
-                (f.name.as_str(), by_name)
+                let mut by_name = HashMap::new();
+                ops_by_name(program, f, &mut by_name, 0);
+                (program.funcs[f].name.as_str(), by_name)
             })
             .collect();
         Executor {

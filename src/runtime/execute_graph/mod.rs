@@ -32,8 +32,11 @@
 //! written input (ApplyMomentum's `accum`) is on it, as the reference writes its slot.
 //! Collectives run on one rank (the reference's rendezvous with a world of one).
 //!
-//! Not run here: `While` and `PartitionedCall` (the execute graph keeps them as kernels
-//! without frames), refused at the node.
+//! A `PartitionedCall` is no node: the lowering inlines its callee (gert's
+//! `LoweringPartitionedCall`), whose ops the executor finds by name through the call.
+//!
+//! Not run here: `While` (the execute graph keeps it as a kernel without frames), refused
+//! at the node.
 
 pub mod buffers;
 mod frame;

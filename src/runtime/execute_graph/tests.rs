@@ -666,3 +666,36 @@ fn without_its_control_edge_a_random_schedule_reads_the_variable_after_its_updat
         "no schedule ran the update before the read"
     );
 }
+
+#[test]
+fn a_partitioned_call_is_inlined_and_runs_as_the_reference_does() {
+    let ge = include_str!("../../../test/Runtime/Inputs/execute-graph-call.ge");
+    let schedules = some_schedules();
+    let check_lowering = |rt: &mut RtModule| {
+        let main = rt.graph("main").unwrap();
+        assert!(
+            !main.nodes.iter().any(
+                |n| matches!(&n.kind, Kind::Kernel { op_type } if op_type == "PartitionedCall")
+            ),
+            "the calls are inlined"
+        );
+        let bias = main.nodes.iter().find(|n| n.name == "bias").unwrap().id;
+        for inlined in ["om", "ir", "id", "os"] {
+            let node = main.nodes.iter().find(|n| n.name == inlined).unwrap();
+            assert_eq!(node.after, [bias], "`{inlined}` waits for ^bias");
+        }
+    };
+    let (runs, expected) = run_schedules(
+        ge,
+        true,
+        RtPasses::default(),
+        check_lowering,
+        vec![f32t(&[1.0, -2.0, 3.0, -4.0, 5.0, -6.0, 7.0, -8.0])],
+        &schedules,
+    );
+    for (schedule, run) in schedules.into_iter().zip(runs) {
+        let run = run.unwrap_or_else(|e| panic!("schedule {schedule:?}: {e}"));
+        assert_eq!(run.outputs, expected, "schedule {schedule:?}");
+        assert_eq!(run.stats.allocations, run.stats.releases);
+    }
+}
